@@ -1,0 +1,274 @@
+/**
+ * Byte helpers: argument checks, hex, base64, base64url, UTF-8 and concatenation. Written without
+ * Buffer so the same code runs in browsers.
+ */
+import { KeyedError } from "./errors.js";
+
+export type Bytes = Uint8Array;
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (value instanceof ArrayBuffer) return "an ArrayBuffer";
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+  if (typeof value === "object") return `an object (${value?.constructor?.name ?? "Object"})`;
+  return `a ${typeof value}`;
+}
+
+function isDetached(bytes: Uint8Array): boolean {
+  // A detached buffer reads as empty; constructing a view over it is the portable way to tell
+  // (ArrayBuffer.prototype.detached is not in every runtime keyed supports).
+  try {
+    new Uint8Array(bytes.buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Throws BAD_INPUT unless `value` is a live Uint8Array (Node's Buffer and subarray views with an
+ * offset included). `name` is the argument's name, used in the message.
+ */
+export function assertBytes(value: unknown, name: string): asserts value is Bytes {
+  if (!(value instanceof Uint8Array)) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      `${name} must be a Uint8Array (bytes); got ${describe(value)}. Encode text with utf8ToBytes().`,
+    );
+  }
+  if (value.length === 0 && isDetached(value)) {
+    throw new KeyedError("BAD_INPUT", `${name} is a Uint8Array over a detached ArrayBuffer.`);
+  }
+}
+
+/** Throws BAD_INPUT unless `value` is a whole number in [min, max]. */
+export function assertInteger(value: unknown, name: string, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      `${name} must be a whole number from ${min} to ${max}; got ${typeof value === "number" ? value : describe(value)}.`,
+    );
+  }
+  return value;
+}
+
+/** Throws BAD_INPUT unless `value` is a string. */
+export function assertString(value: unknown, name: string): asserts value is string {
+  if (typeof value !== "string") {
+    throw new KeyedError("BAD_INPUT", `${name} must be a string; got ${describe(value)}.`);
+  }
+}
+
+/** Overwrites the bytes with zeros. */
+export function wipe(...arrays: (Uint8Array | Int32Array | Uint32Array)[]): void {
+  for (const a of arrays) a.fill(0);
+}
+
+/** A copy of `bytes` that the caller can no longer change (and keyed can wipe). */
+export function copyBytes(bytes: Bytes): Bytes {
+  return Uint8Array.prototype.slice.call(bytes);
+}
+
+/** Concatenates byte arrays into a new one. */
+export function concatBytes(...arrays: Bytes[]): Bytes {
+  let length = 0;
+  for (let i = 0; i < arrays.length; i++) {
+    assertBytes(arrays[i], `concatBytes argument ${i}`);
+    length += arrays[i].length;
+  }
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const a of arrays) {
+    out.set(a, offset);
+    offset += a.length;
+  }
+  return out;
+}
+
+// --- hex ---------------------------------------------------------------------------------------
+
+const HEX_DIGITS = "0123456789abcdef";
+const BYTE_TO_HEX: string[] = Array.from(
+  { length: 256 },
+  (_, i) => HEX_DIGITS[i >> 4] + HEX_DIGITS[i & 15],
+);
+
+/** Lower-case hex. Table lookup is fine here: hex output is for tags and keys being shown anyway. */
+export function bytesToHex(bytes: Bytes): string {
+  assertBytes(bytes, "bytes");
+  let out = "";
+  for (let i = 0; i < bytes.length; i++) out += BYTE_TO_HEX[bytes[i]];
+  return out;
+}
+
+function hexNibble(code: number): number {
+  // Branch-free over the character: decoding a hex key should not leak its digits through branches.
+  // Each term is -1 (all ones) when the range matches and 0 otherwise.
+  const digit = code - 48; // '0'..'9'
+  const upper = code - 55; // 'A'..'F' -> 10..15
+  const lower = code - 87; // 'a'..'f' -> 10..15
+  const isDigit = ((47 - code) & (code - 58)) >> 31;
+  const isUpper = ((64 - code) & (code - 71)) >> 31;
+  const isLower = ((96 - code) & (code - 103)) >> 31;
+  // Invalid characters give -1.
+  return (digit & isDigit) | (upper & isUpper) | (lower & isLower) | ~(isDigit | isUpper | isLower);
+}
+
+/** Decodes hex (either case, no prefix, no spaces). BAD_ENCODING on anything else. */
+export function hexToBytes(hex: string): Bytes {
+  assertString(hex, "hex");
+  if (hex.length % 2 !== 0) {
+    throw new KeyedError(
+      "BAD_ENCODING",
+      `hex must have an even number of digits; got ${hex.length}.`,
+    );
+  }
+  const out = new Uint8Array(hex.length / 2);
+  let bad = 0;
+  for (let i = 0; i < out.length; i++) {
+    const hi = hexNibble(hex.charCodeAt(2 * i));
+    const lo = hexNibble(hex.charCodeAt(2 * i + 1));
+    bad |= hi | lo;
+    out[i] = (hi << 4) | lo;
+  }
+  if (bad < 0) {
+    throw new KeyedError("BAD_ENCODING", "hex may contain only the digits 0-9, a-f and A-F.");
+  }
+  return out;
+}
+
+// --- base64 / base64url (RFC 4648) -------------------------------------------------------------
+
+const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+function encode64(bytes: Bytes, alphabet: string, pad: boolean): string {
+  let out = "";
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    out +=
+      alphabet[n >> 18] + alphabet[(n >> 12) & 63] + alphabet[(n >> 6) & 63] + alphabet[n & 63];
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const n = bytes[i] << 16;
+    out += alphabet[n >> 18] + alphabet[(n >> 12) & 63] + (pad ? "==" : "");
+  } else if (rest === 2) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8);
+    out +=
+      alphabet[n >> 18] + alphabet[(n >> 12) & 63] + alphabet[(n >> 6) & 63] + (pad ? "=" : "");
+  }
+  return out;
+}
+
+/** Value of one base64 character, or -1; branch-free over the character (see hexNibble). */
+function sextet(code: number, url: boolean): number {
+  const inRange = (lo: number, hi: number) => ((lo - 1 - code) & (code - hi - 1)) >> 31;
+  const upper = inRange(65, 90);
+  const lower = inRange(97, 122);
+  const digit = inRange(48, 57);
+  const c62 = url ? inRange(45, 45) : inRange(43, 43);
+  const c63 = url ? inRange(95, 95) : inRange(47, 47);
+  const any = upper | lower | digit | c62 | c63;
+  return (
+    ((code - 65) & upper) |
+    ((code - 71) & lower) |
+    ((code + 4) & digit) |
+    (62 & c62) |
+    (63 & c63) |
+    ~any
+  );
+}
+
+function decode64(text: string, url: boolean, name: string): Bytes {
+  assertString(text, name);
+  const kind = url ? "base64url" : "base64";
+  let end = text.length;
+  if (!url || end % 4 === 0) {
+    // Padding: standard base64 requires it; base64url accepts it when the length says it is there.
+    if (end % 4 !== 0) {
+      throw new KeyedError("BAD_ENCODING", `${name}: ${kind} length must be a multiple of 4.`);
+    }
+    if (end > 0 && text.charCodeAt(end - 1) === 61) end--;
+    if (end > 0 && text.charCodeAt(end - 1) === 61) end--;
+  }
+  if (end % 4 === 1) {
+    throw new KeyedError("BAD_ENCODING", `${name}: ${kind} text has an impossible length.`);
+  }
+  const out = new Uint8Array(Math.floor((end * 3) / 4));
+  let bad = 0;
+  let o = 0;
+  let i = 0;
+  for (; i + 3 < end; i += 4) {
+    const a = sextet(text.charCodeAt(i), url);
+    const b = sextet(text.charCodeAt(i + 1), url);
+    const c = sextet(text.charCodeAt(i + 2), url);
+    const d = sextet(text.charCodeAt(i + 3), url);
+    bad |= a | b | c | d;
+    const n = (a << 18) | (b << 12) | (c << 6) | d;
+    out[o++] = n >> 16;
+    out[o++] = n >> 8;
+    out[o++] = n;
+  }
+  const rest = end - i;
+  if (rest >= 2) {
+    const a = sextet(text.charCodeAt(i), url);
+    const b = sextet(text.charCodeAt(i + 1), url);
+    bad |= a | b;
+    out[o++] = (a << 2) | (b >> 4);
+    if (rest === 3) {
+      const c = sextet(text.charCodeAt(i + 2), url);
+      bad |= c;
+      out[o++] = (b << 4) | (c >> 2);
+      bad |= -(c & 3); // non-canonical: leftover bits must be zero
+    } else {
+      bad |= -(b & 15);
+    }
+  }
+  if (bad < 0) {
+    throw new KeyedError(
+      "BAD_ENCODING",
+      `${name} is not canonical ${kind}: only ${url ? "A-Z a-z 0-9 - _" : "A-Z a-z 0-9 + /"} ` +
+        `${url ? "(padding optional)" : "with = padding"}, no spaces or line breaks.`,
+    );
+  }
+  return out;
+}
+
+export function bytesToBase64(bytes: Bytes): string {
+  assertBytes(bytes, "bytes");
+  return encode64(bytes, B64, true);
+}
+export function base64ToBytes(text: string): Bytes {
+  return decode64(text, false, "base64");
+}
+/** base64url without padding (RFC 4648 section 5, as JWS uses it). */
+export function bytesToBase64url(bytes: Bytes): string {
+  assertBytes(bytes, "bytes");
+  return encode64(bytes, B64URL, false);
+}
+/** Accepts base64url with or without padding; rejects the standard alphabet's + and /. */
+export function base64urlToBytes(text: string): Bytes {
+  return decode64(text, true, "base64url");
+}
+
+// --- UTF-8 -------------------------------------------------------------------------------------
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+export function utf8ToBytes(text: string): Bytes {
+  assertString(text, "text");
+  return encoder.encode(text);
+}
+
+/** Decodes UTF-8; malformed sequences are BAD_ENCODING, never replaced silently. */
+export function bytesToUtf8(bytes: Bytes): string {
+  assertBytes(bytes, "bytes");
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    throw new KeyedError("BAD_ENCODING", "bytes are not valid UTF-8.");
+  }
+}

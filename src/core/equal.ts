@@ -1,0 +1,30 @@
+import { assertBytes, type Bytes } from "./bytes.js";
+
+/**
+ * Constant-time comparison. Reads every byte of the longer input whatever the contents, with no
+ * early exit; only the lengths (public) decide how many bytes are read. False when the lengths
+ * differ. Technique: OR-accumulate the XOR of each byte pair, decide once at the end.
+ */
+export function equal(a: Bytes, b: Bytes): boolean {
+  assertBytes(a, "a");
+  assertBytes(b, "b");
+  return equalPrefix(a, a.length, b);
+}
+
+/**
+ * Constant-time check that `candidate` equals `expected[0 .. length)`, reading the longer of
+ * `length` and `candidate.length` bytes. The Mac contract compares truncated tags with it, so no
+ * subarray is allocated.
+ */
+export function equalPrefix(expected: Bytes, length: number, candidate: Bytes): boolean {
+  const lc = candidate.length;
+  let diff = length ^ lc;
+  const common = Math.min(length, lc);
+  for (let i = 0; i < common; i++) diff |= expected[i] ^ candidate[i];
+  // Past the shorter input, keep reading the longer one so that the work depends only on the
+  // lengths. Folding those bytes into `diff` is harmless: it is already non-zero through the
+  // length term whenever these loops run.
+  for (let i = common; i < length; i++) diff |= expected[i];
+  for (let i = common; i < lc; i++) diff |= candidate[i];
+  return diff === 0;
+}

@@ -1,0 +1,381 @@
+/**
+ * The Mac contract shared by every algorithm, and the one place where key-length policy,
+ * tag-length policy, truncation, verification and destruction live (cf. RustCrypto's `Mac` trait).
+ *
+ * An algorithm supplies a `MacKernel`: a prepared key that writes its full output into a buffer.
+ * `PreparedMac` wraps any kernel into the public `Mac`, so no algorithm re-implements verify or
+ * truncation, and no algorithm can get them wrong.
+ */
+import { assertBytes, assertInteger, type Bytes, copyBytes } from "./bytes.js";
+import { equalPrefix } from "./equal.js";
+import { KeyedError } from "./errors.js";
+
+/** Every MAC name in keyed's design; `macNames()` lists the ones this build offers. */
+export type MacName =
+  | "hmac-sha1"
+  | "hmac-sha224"
+  | "hmac-sha256"
+  | "hmac-sha384"
+  | "hmac-sha512"
+  | "hmac-sha512-224"
+  | "hmac-sha512-256"
+  | "hmac-sha3-224"
+  | "hmac-sha3-256"
+  | "hmac-sha3-384"
+  | "hmac-sha3-512"
+  | "cmac-aes128"
+  | "cmac-aes192"
+  | "cmac-aes256"
+  | "gmac-aes128"
+  | "gmac-aes192"
+  | "gmac-aes256"
+  | "poly1305"
+  | "chacha20-poly1305"
+  | "xchacha20-poly1305"
+  | "kmac128"
+  | "kmac256"
+  | "blake3"
+  | "siphash-2-4"
+  | "siphash-1-3"
+  | "siphash-2-4-128"
+  | "siphash-1-3-128";
+
+export interface MacOptions {
+  /** Tag length in bytes; truncates to the leftmost bytes. Default: the algorithm's full tag. */
+  tagLength?: number;
+  /** KMAC's customization string S (SP 800-185). Refused by algorithms that have none. */
+  customization?: Bytes | string;
+  /** Accept keys under 16 bytes. For test vectors and legacy protocols only. */
+  allowShortKeys?: boolean;
+  /** Accept tags under the algorithm's safe minimum (never under 4 bytes). */
+  allowShortTags?: boolean;
+}
+
+/** A prepared key: key-derived state is computed once, in the constructor. */
+export interface Mac {
+  readonly algorithm: MacName;
+  /** Bytes returned by `tag()`. */
+  readonly tagLength: number;
+  /**
+   * The tag of `message`. With `out` (exactly `tagLength` bytes) the tag is written there, `out`
+   * is returned, and nothing is allocated.
+   */
+  tag(message: Bytes, out?: Bytes): Bytes;
+  /**
+   * Constant-time check of `tag` against `message`. A wrong tag, or one of the wrong length, is
+   * `false`; it never throws for that. (Arguments that are not bytes at all are BAD_INPUT.)
+   */
+  verify(message: Bytes, tag: Bytes): boolean;
+  /** Incremental input. */
+  stream(): MacStream;
+  /** Overwrites the key-derived state with zeros; any later call throws DESTROYED. */
+  destroy(): void;
+}
+
+export interface MacStream {
+  update(chunk: Bytes): this;
+  /** The tag of everything passed to `update`; the stream is then finished. */
+  digest(out?: Bytes): Bytes;
+  /** Constant-time check, as `Mac.verify`; the stream is then finished. */
+  verify(tag: Bytes): boolean;
+}
+
+// --- what an algorithm supplies -----------------------------------------------------------------
+
+/** An incremental computation under a prepared key. */
+export interface MacKernelState {
+  update(chunk: Bytes): void;
+  /** Writes the kernel's `outputLength` bytes to `out[0..)`. Called once. */
+  finish(out: Bytes): void;
+  /** Overwrites the state with zeros. */
+  wipe(): void;
+}
+
+/** One prepared key of one algorithm. Its methods take checked arguments and never allocate. */
+export interface MacKernel {
+  /** Bytes `compute` and `finish` write: the full tag (or KMAC's configured L). */
+  readonly outputLength: number;
+  compute(message: Bytes, out: Bytes): void;
+  start(): MacKernelState;
+  wipe(): void;
+}
+
+/** Key sizes: any length from a minimum, or exactly one of a few sizes. */
+export type KeyRule =
+  | { readonly kind: "variable" }
+  | { readonly kind: "fixed"; readonly length: number };
+
+/** Tag sizes for one algorithm (all in bytes). */
+export interface TagRule {
+  /** The default tag length. */
+  readonly full: number;
+  /** Shortest tag without `allowShortTags`. */
+  readonly safeMinimum: number;
+  /**
+   * Longest tag. Equal to `full` for MACs that truncate; larger for MACs whose output length is an
+   * input (KMAC), where `tagLength` becomes the kernel's output length, not a prefix.
+   */
+  readonly maximum: number;
+  /** True when `tagLength` is fed to the kernel as its output length instead of truncating. */
+  readonly variableOutput?: boolean;
+  /** Why tags under `safeMinimum` are refused: the standard the rule comes from. */
+  readonly basis: string;
+}
+
+/** Everything `mac()` needs to know about one algorithm. */
+export interface MacAlgorithm {
+  readonly name: MacName;
+  readonly key: KeyRule;
+  readonly tag: TagRule;
+  /** Option names the algorithm accepts beyond the common ones (e.g. "customization"). */
+  readonly extraOptions?: readonly (keyof MacOptions)[];
+  /** Builds the prepared key. `key` is keyed's own copy, wiped after this returns. */
+  createKernel(key: Bytes, outputLength: number, options: MacOptions): MacKernel;
+}
+
+// --- policy --------------------------------------------------------------------------------------
+
+/** Keys shorter than this are refused unless `allowShortKeys` (128-bit security, SP 800-107r1). */
+export const MIN_KEY_LENGTH = 16;
+/** Tags are never shorter than this, whatever the options (SP 800-107r1 section 5.3.3: 32 bits). */
+export const ABSOLUTE_MIN_TAG_LENGTH = 4;
+/** The default shortest tag without `allowShortTags`: 80 bits (RFC 2104 section 5). */
+export const DEFAULT_SAFE_MIN_TAG_LENGTH = 10;
+
+const COMMON_OPTIONS: readonly string[] = ["tagLength", "allowShortKeys", "allowShortTags"];
+
+function checkOptions(algorithm: MacAlgorithm, options: unknown): MacOptions {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new KeyedError("BAD_INPUT", `options must be an object; got ${options}.`);
+  }
+  const allowed = [...COMMON_OPTIONS, ...(algorithm.extraOptions ?? [])];
+  for (const name of Object.keys(options)) {
+    if (!allowed.includes(name)) {
+      throw new KeyedError(
+        "BAD_INPUT",
+        `${algorithm.name} does not take the option "${name}"; it takes: ${allowed.join(", ")}.`,
+      );
+    }
+  }
+  const o = options as MacOptions;
+  for (const flag of ["allowShortKeys", "allowShortTags"] as const) {
+    if (o[flag] !== undefined && typeof o[flag] !== "boolean") {
+      throw new KeyedError("BAD_INPUT", `options.${flag} must be true or false.`);
+    }
+  }
+  return o;
+}
+
+/** Applies the key rule; throws KEY_LENGTH or KEY_TOO_SHORT. */
+export function checkKey(algorithm: MacAlgorithm, key: Bytes, options: MacOptions): void {
+  const rule = algorithm.key;
+  if (rule.kind === "fixed") {
+    if (key.length !== rule.length) {
+      throw new KeyedError(
+        "KEY_LENGTH",
+        `${algorithm.name} takes a key of exactly ${rule.length} bytes; got ${key.length}.`,
+      );
+    }
+    return;
+  }
+  if (key.length < MIN_KEY_LENGTH && !options.allowShortKeys) {
+    throw new KeyedError(
+      "KEY_TOO_SHORT",
+      `${algorithm.name} keys must be at least ${MIN_KEY_LENGTH} bytes (128 bits); got ${key.length}. ` +
+        "Use randomBytes(32) for a new key, or set allowShortKeys for test vectors and legacy protocols.",
+    );
+  }
+}
+
+/** Applies the tag rule to `options.tagLength`; returns the tag length to use. */
+export function resolveTagLength(algorithm: MacAlgorithm, options: MacOptions): number {
+  const rule = algorithm.tag;
+  if (options.tagLength === undefined) return rule.full;
+  const length = assertInteger(options.tagLength, "options.tagLength", 0, Number.MAX_SAFE_INTEGER);
+  if (length > rule.maximum) {
+    throw new KeyedError(
+      "TAG_LENGTH",
+      `${algorithm.name} tags are at most ${rule.maximum} bytes; tagLength was ${length}.`,
+    );
+  }
+  if (length < ABSOLUTE_MIN_TAG_LENGTH) {
+    throw new KeyedError(
+      "TAG_LENGTH",
+      `tags shorter than ${ABSOLUTE_MIN_TAG_LENGTH} bytes are never accepted (SP 800-107r1 5.3.3); ` +
+        `tagLength was ${length}.`,
+    );
+  }
+  if (length < rule.safeMinimum && !options.allowShortTags) {
+    throw new KeyedError(
+      "TAG_LENGTH",
+      `${algorithm.name} tags shorter than ${rule.safeMinimum} bytes need allowShortTags ` +
+        `(${rule.basis}); tagLength was ${length}. A short tag can be guessed: each try succeeds ` +
+        `with probability 2^-${8 * length}.`,
+    );
+  }
+  return length;
+}
+
+// --- the one implementation of the contract ------------------------------------------------------
+
+function destroyedError(name: string): KeyedError {
+  return new KeyedError("DESTROYED", `this ${name} key was destroyed; create a new Mac to go on.`);
+}
+
+function checkOut(out: Bytes, tagLength: number): void {
+  assertBytes(out, "out");
+  if (out.length !== tagLength) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      `out must be exactly tagLength (${tagLength}) bytes; got ${out.length}.`,
+    );
+  }
+}
+
+export class PreparedMac implements Mac {
+  readonly algorithm: MacName;
+  readonly tagLength: number;
+  /** @internal */ readonly kernel: MacKernel;
+  /** Full kernel output before truncation; wiped after each use. */
+  private readonly scratch: Uint8Array;
+  private destroyed = false;
+
+  constructor(algorithm: MacAlgorithm, key: Bytes, options?: MacOptions) {
+    assertBytes(key, "key");
+    const checked = checkOptions(algorithm, options);
+    checkKey(algorithm, key, checked);
+    this.algorithm = algorithm.name;
+    this.tagLength = resolveTagLength(algorithm, checked);
+    const outputLength = algorithm.tag.variableOutput ? this.tagLength : algorithm.tag.full;
+    const own = copyBytes(key);
+    try {
+      this.kernel = algorithm.createKernel(own, outputLength, checked);
+    } finally {
+      own.fill(0);
+    }
+    this.scratch = new Uint8Array(this.kernel.outputLength);
+  }
+
+  tag(message: Bytes, out?: Bytes): Bytes {
+    if (this.destroyed) throw destroyedError(this.algorithm);
+    assertBytes(message, "message");
+    if (out === undefined) out = new Uint8Array(this.tagLength);
+    else checkOut(out, this.tagLength);
+    const kernel = this.kernel;
+    if (kernel.outputLength === this.tagLength) {
+      kernel.compute(message, out);
+    } else {
+      kernel.compute(message, this.scratch);
+      this.truncateInto(out);
+    }
+    return out;
+  }
+
+  verify(message: Bytes, tag: Bytes): boolean {
+    if (this.destroyed) throw destroyedError(this.algorithm);
+    assertBytes(message, "message");
+    assertBytes(tag, "tag");
+    // The tag is computed whatever the length of the candidate, so a wrong length costs the same.
+    this.kernel.compute(message, this.scratch);
+    return this.compareAndWipe(tag);
+  }
+
+  stream(): MacStream {
+    if (this.destroyed) throw destroyedError(this.algorithm);
+    return new PreparedMacStream(this, this.kernel.start());
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.kernel.wipe();
+    this.scratch.fill(0);
+  }
+
+  /** @internal */
+  get isDestroyed(): boolean {
+    return this.destroyed;
+  }
+
+  /** @internal Copies the leftmost `tagLength` bytes of the scratch output into `out`. */
+  truncateInto(out: Bytes): void {
+    const scratch = this.scratch;
+    for (let i = 0; i < this.tagLength; i++) out[i] = scratch[i];
+    scratch.fill(0);
+  }
+
+  /** @internal Compares the scratch output with `tag` in constant time, then wipes it. */
+  compareAndWipe(tag: Bytes): boolean {
+    const ok = equalPrefix(this.scratch, this.tagLength, tag);
+    // A computed tag that did not match is a forgery for this message: never leave it in memory.
+    this.scratch.fill(0);
+    return ok;
+  }
+
+  /** @internal */
+  finishInto(state: MacKernelState, out: Bytes): void {
+    if (this.kernel.outputLength === this.tagLength) {
+      state.finish(out);
+    } else {
+      state.finish(this.scratch);
+      this.truncateInto(out);
+    }
+  }
+
+  /** @internal */
+  finishAndCompare(state: MacKernelState, tag: Bytes): boolean {
+    state.finish(this.scratch);
+    return this.compareAndWipe(tag);
+  }
+}
+
+class PreparedMacStream implements MacStream {
+  private readonly owner: PreparedMac;
+  private readonly state: MacKernelState;
+  private finished = false;
+
+  constructor(owner: PreparedMac, state: MacKernelState) {
+    this.owner = owner;
+    this.state = state;
+  }
+
+  private check(): void {
+    if (this.owner.isDestroyed) {
+      this.state.wipe();
+      throw destroyedError(this.owner.algorithm);
+    }
+    if (this.finished) {
+      throw new KeyedError(
+        "FINISHED",
+        "this stream already produced its tag; start a new stream().",
+      );
+    }
+  }
+
+  update(chunk: Bytes): this {
+    this.check();
+    assertBytes(chunk, "chunk");
+    this.state.update(chunk);
+    return this;
+  }
+
+  digest(out?: Bytes): Bytes {
+    this.check();
+    if (out === undefined) out = new Uint8Array(this.owner.tagLength);
+    else checkOut(out, this.owner.tagLength);
+    this.finished = true;
+    this.owner.finishInto(this.state, out);
+    this.state.wipe();
+    return out;
+  }
+
+  verify(tag: Bytes): boolean {
+    this.check();
+    assertBytes(tag, "tag");
+    this.finished = true;
+    const ok = this.owner.finishAndCompare(this.state, tag);
+    this.state.wipe();
+    return ok;
+  }
+}

@@ -1,0 +1,26 @@
+import { assertInteger, type Bytes } from "./bytes.js";
+import { KeyedError } from "./errors.js";
+
+/** getRandomValues fills at most 65,536 bytes per call (Web Crypto). */
+const MAX_CHUNK = 65536;
+
+/** Fills `out` with cryptographically secure random bytes (Web Crypto `getRandomValues`). */
+export function fillRandom(out: Bytes): Bytes {
+  const webcrypto = globalThis.crypto;
+  if (!webcrypto || typeof webcrypto.getRandomValues !== "function") {
+    throw new KeyedError(
+      "BAD_INPUT",
+      "no secure random source: globalThis.crypto.getRandomValues is missing in this runtime.",
+    );
+  }
+  for (let offset = 0; offset < out.length; offset += MAX_CHUNK) {
+    webcrypto.getRandomValues(out.subarray(offset, Math.min(out.length, offset + MAX_CHUNK)));
+  }
+  return out;
+}
+
+/** `length` random bytes. */
+export function randomBytes(length: number): Bytes {
+  assertInteger(length, "length", 0, 2 ** 31 - 1);
+  return fillRandom(new Uint8Array(length));
+}

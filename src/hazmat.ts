@@ -1,0 +1,19 @@
+/**
+ * keyed/hazmat: the primitives under keyed's MACs, without its policy (no minimum key or tag
+ * length, explicit nonces, raw KDF steps). Use the safe API in `keyed` unless a protocol needs these.
+ */
+export type { HashFunction, HashState } from "./hash/hash.js";
+export { HASH_FUNCTIONS, type HashName } from "./hash/index.js";
+export { Sha1, sha1 } from "./hash/sha1.js";
+export { Sha224, Sha256, sha224, sha256 } from "./hash/sha256.js";
+export {
+  Sha384,
+  Sha512,
+  Sha512_224,
+  Sha512_256,
+  sha384,
+  sha512,
+  sha512_224,
+  sha512_256,
+} from "./hash/sha512.js";
+export { hkdfExpand, hkdfExtract } from "./kdf/hkdf.js";

@@ -1,0 +1,25 @@
+/**
+ * keyed: message authentication codes with one safe API.
+ *
+ * `mac(name, key)` prepares a key for any algorithm; every result has `tag`, `verify`, `stream`
+ * and `destroy`. Low-level pieces without policy are in `keyed/hazmat`.
+ */
+export {
+  type Bytes,
+  base64ToBytes,
+  base64urlToBytes,
+  bytesToBase64,
+  bytesToBase64url,
+  bytesToHex,
+  bytesToUtf8,
+  concatBytes,
+  hexToBytes,
+  utf8ToBytes,
+} from "./core/bytes.js";
+export { equal } from "./core/equal.js";
+export { KeyedError, type KeyedErrorCode } from "./core/errors.js";
+export type { Mac, MacName, MacOptions, MacStream } from "./core/mac.js";
+export { randomBytes } from "./core/random.js";
+export { type HkdfHash, type HkdfOptions, hkdf } from "./kdf/hkdf.js";
+export { type HmacHash, hmac } from "./mac/hmac.js";
+export { type MacInfo, mac, macInfo, macNames } from "./mac/registry.js";

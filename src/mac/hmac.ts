@@ -1,0 +1,133 @@
+/**
+ * HMAC (RFC 2104, FIPS 198-1) over SHA-1 and SHA-2.
+ *
+ * HMAC(K, m) = H((K0 ^ opad) ‖ H((K0 ^ ipad) ‖ m)), K0 the key hashed if longer than a block and
+ * zero-padded to one. The two padded-key blocks depend only on the key, so their compressions are
+ * done once here, and each tag starts from copies of those states: a tag on a short message costs
+ * the message's compressions plus one, never the two pad compressions again.
+ */
+import type { Bytes } from "../core/bytes.js";
+import { KeyedError } from "../core/errors.js";
+import {
+  DEFAULT_SAFE_MIN_TAG_LENGTH,
+  type MacAlgorithm,
+  type MacKernel,
+  type MacKernelState,
+  type MacName,
+  type MacOptions,
+  PreparedMac,
+} from "../core/mac.js";
+import type { HashFunction, HashState } from "../hash/hash.js";
+import { HASH_FUNCTIONS, type HashName } from "../hash/index.js";
+
+const IPAD = 0x36;
+const OPAD = 0x5c;
+
+/** HMAC under one prepared key, without policy (HKDF and the protocol KDFs build on it). */
+export class HmacKernel implements MacKernel {
+  readonly outputLength: number;
+  private readonly hash: HashFunction;
+  private readonly inner: HashState;
+  private readonly outer: HashState;
+  private readonly work: HashState;
+  private readonly innerDigest: Uint8Array;
+
+  constructor(hash: HashFunction, key: Bytes) {
+    this.hash = hash;
+    this.outputLength = hash.outputLength;
+    const block = new Uint8Array(hash.blockLength);
+    // RFC 2104 section 2: keys longer than the block are hashed first.
+    if (key.length > hash.blockLength) hash.create().update(key).digestInto(block);
+    else block.set(key);
+    for (let i = 0; i < block.length; i++) block[i] ^= IPAD;
+    this.inner = hash.create().update(block);
+    for (let i = 0; i < block.length; i++) block[i] ^= IPAD ^ OPAD;
+    this.outer = hash.create().update(block);
+    block.fill(0);
+    this.work = hash.create();
+    // The shared message schedule last held the padded key: clear it.
+    this.work.wipe();
+    this.innerDigest = new Uint8Array(hash.outputLength);
+  }
+
+  compute(message: Bytes, out: Bytes): void {
+    const work = this.inner.copyTo(this.work);
+    work.update(message);
+    this.finishInto(work, out);
+  }
+
+  start(): MacKernelState {
+    const state = this.inner.copyTo(this.hash.create());
+    return {
+      update: (chunk) => {
+        state.update(chunk);
+      },
+      finish: (out) => this.finishInto(state, out),
+      wipe: () => state.wipe(),
+    };
+  }
+
+  /** Completes the inner hash held in `work` and runs the outer one into `out`. */
+  private finishInto(work: HashState, out: Bytes): void {
+    const innerDigest = this.innerDigest;
+    work.digestInto(innerDigest);
+    this.outer.copyTo(work).update(innerDigest).digestInto(out);
+    innerDigest.fill(0);
+  }
+
+  wipe(): void {
+    this.inner.wipe();
+    this.outer.wipe();
+    this.work.wipe();
+    this.innerDigest.fill(0);
+  }
+}
+
+// --- registry entries -----------------------------------------------------------------------------
+
+/** Hashes HMAC is offered over, with the names the registry gives them. */
+export const HMAC_HASHES = {
+  "hmac-sha1": "sha1",
+  "hmac-sha224": "sha224",
+  "hmac-sha256": "sha256",
+  "hmac-sha384": "sha384",
+  "hmac-sha512": "sha512",
+  "hmac-sha512-224": "sha512-224",
+  "hmac-sha512-256": "sha512-256",
+} as const satisfies Partial<Record<MacName, HashName>>;
+
+export type HmacName = keyof typeof HMAC_HASHES;
+export type HmacHash = (typeof HMAC_HASHES)[HmacName];
+
+function hmacAlgorithm(name: HmacName): MacAlgorithm {
+  const hash = HASH_FUNCTIONS[HMAC_HASHES[name]];
+  return {
+    name,
+    key: { kind: "variable" },
+    tag: {
+      full: hash.outputLength,
+      safeMinimum: DEFAULT_SAFE_MIN_TAG_LENGTH,
+      maximum: hash.outputLength,
+      basis: "RFC 2104 section 5: at least 80 bits",
+    },
+    createKernel: (key) => new HmacKernel(hash, key),
+  };
+}
+
+export const HMAC_ALGORITHMS: Record<HmacName, MacAlgorithm> = Object.fromEntries(
+  (Object.keys(HMAC_HASHES) as HmacName[]).map((name) => [name, hmacAlgorithm(name)]),
+) as Record<HmacName, MacAlgorithm>;
+
+/** An HMAC prepared key: `hmac("sha256", key)` is `mac("hmac-sha256", key)`. */
+export function hmac(hash: HmacHash, key: Bytes, options?: MacOptions): PreparedMac {
+  const algorithm = HMAC_ALGORITHMS[`hmac-${hash}` as HmacName];
+  if (algorithm === undefined) throw unknownHash(hash);
+  return new PreparedMac(algorithm, key, options);
+}
+
+function unknownHash(hash: unknown): KeyedError {
+  return new KeyedError(
+    "UNKNOWN_ALGORITHM",
+    `hmac takes one of ${Object.values(HMAC_HASHES).join(", ")}; got ${String(hash)}.`,
+  );
+}

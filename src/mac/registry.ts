@@ -1,0 +1,59 @@
+/** Every MAC this build offers, by name: `mac(name, key, options)` builds any of them. */
+import { assertString, type Bytes } from "../core/bytes.js";
+import { KeyedError } from "../core/errors.js";
+import {
+  type Mac,
+  type MacAlgorithm,
+  type MacName,
+  type MacOptions,
+  PreparedMac,
+} from "../core/mac.js";
+import { HMAC_ALGORITHMS } from "./hmac.js";
+
+const ALGORITHMS: Partial<Record<MacName, MacAlgorithm>> = {
+  ...HMAC_ALGORITHMS,
+};
+
+/** The algorithm record for `name`, or UNKNOWN_ALGORITHM. */
+export function macAlgorithm(name: MacName): MacAlgorithm {
+  assertString(name, "name");
+  const algorithm = Object.hasOwn(ALGORITHMS, name) ? ALGORITHMS[name] : undefined;
+  if (algorithm === undefined) {
+    throw new KeyedError(
+      "UNKNOWN_ALGORITHM",
+      `no MAC named "${name}" in this build; macNames() lists them: ${macNames().join(", ")}.`,
+    );
+  }
+  return algorithm;
+}
+
+/** A prepared key for the MAC named `name`. */
+export function mac(name: MacName, key: Bytes, options?: MacOptions): Mac {
+  return new PreparedMac(macAlgorithm(name), key, options);
+}
+
+/** The MAC names this build offers. */
+export function macNames(): MacName[] {
+  return Object.keys(ALGORITHMS) as MacName[];
+}
+
+export interface MacInfo {
+  name: MacName;
+  /** Exact key size in bytes, or undefined for any length (16 bytes at least by default). */
+  keyLength: number | undefined;
+  /** Default tag length in bytes. */
+  tagLength: number;
+  /** Shortest tag accepted without allowShortTags. */
+  minTagLength: number;
+}
+
+/** Key and tag sizes of a MAC, for tools and documentation. */
+export function macInfo(name: MacName): MacInfo {
+  const a = macAlgorithm(name);
+  return {
+    name: a.name,
+    keyLength: a.key.kind === "fixed" ? a.key.length : undefined,
+    tagLength: a.tag.full,
+    minTagLength: a.tag.safeMinimum,
+  };
+}

@@ -1,0 +1,319 @@
+import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
+import { describe, it } from "node:test";
+import { type MacAlgorithm, type MacKernel, PreparedMac } from "../../src/core/mac.js";
+import { Sha256 } from "../../src/hash/sha256.js";
+import { hmac, KeyedError, mac, macInfo, macNames } from "../../src/index.js";
+import { HmacKernel } from "../../src/mac/hmac.js";
+import { atOffset, notBytes, throwsKeyed } from "../helpers.js";
+
+const key = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
+const message = Uint8Array.from({ length: 100 }, (_, i) => i * 7);
+const nodeTag = (m: Uint8Array, k = key) =>
+  new Uint8Array(createHmac("sha256", k).update(m).digest());
+
+describe("mac() and macNames()", () => {
+  it("offers every HMAC of SHA-1 and SHA-2", () => {
+    assert.deepEqual(macNames().sort(), [
+      "hmac-sha1",
+      "hmac-sha224",
+      "hmac-sha256",
+      "hmac-sha384",
+      "hmac-sha512",
+      "hmac-sha512-224",
+      "hmac-sha512-256",
+    ]);
+    for (const name of macNames()) {
+      const m = mac(name, key);
+      assert.equal(m.algorithm, name);
+      assert.equal(m.tag(message).length, m.tagLength);
+      assert.equal(macInfo(name).tagLength, m.tagLength);
+    }
+  });
+  it("refuses unknown names with UNKNOWN_ALGORITHM", () => {
+    throwsKeyed(() => mac("hmac-md5" as "hmac-sha1", key), "UNKNOWN_ALGORITHM", /macNames/);
+    throwsKeyed(() => mac("toString" as "hmac-sha1", key), "UNKNOWN_ALGORITHM");
+    throwsKeyed(() => mac(5 as unknown as "hmac-sha1", key), "BAD_INPUT");
+    throwsKeyed(() => hmac("md5" as "sha1", key), "UNKNOWN_ALGORITHM");
+  });
+  it('hmac("sha256", key) is mac("hmac-sha256", key)', () => {
+    assert.deepEqual(hmac("sha256", key).tag(message), mac("hmac-sha256", key).tag(message));
+  });
+});
+
+describe("key policy", () => {
+  it("refuses keys under 16 bytes unless allowShortKeys", () => {
+    throwsKeyed(() => mac("hmac-sha256", new Uint8Array(15)), "KEY_TOO_SHORT", /16 bytes/);
+    throwsKeyed(() => mac("hmac-sha256", new Uint8Array(0)), "KEY_TOO_SHORT");
+    const short = mac("hmac-sha256", Uint8Array.of(1, 2, 3), { allowShortKeys: true });
+    assert.deepEqual(short.tag(message), nodeTag(message, Uint8Array.of(1, 2, 3)));
+    assert.equal(mac("hmac-sha256", new Uint8Array(16)).tagLength, 32);
+  });
+  it("copies the key in: the caller's buffer is neither kept nor changed", () => {
+    const callerKey = key.slice();
+    const m = mac("hmac-sha256", callerKey);
+    assert.deepEqual(callerKey, key);
+    callerKey.fill(0);
+    assert.deepEqual(m.tag(message), nodeTag(message));
+  });
+  it("refuses non-bytes keys", () => {
+    for (const [, value] of notBytes()) {
+      throwsKeyed(() => mac("hmac-sha256", value as Uint8Array), "BAD_INPUT", /^key /);
+    }
+  });
+  it("accepts a key that is a subarray view with an offset", () => {
+    assert.deepEqual(mac("hmac-sha256", atOffset(key)).tag(message), nodeTag(message));
+  });
+});
+
+describe("tag policy and truncation", () => {
+  it("truncates to the leftmost tagLength bytes", () => {
+    for (const tagLength of [10, 16, 20, 31, 32]) {
+      const m = mac("hmac-sha256", key, { tagLength });
+      assert.equal(m.tagLength, tagLength);
+      const t = m.tag(message);
+      assert.deepEqual(t, nodeTag(message).subarray(0, tagLength));
+      assert.equal(m.verify(message, t), true);
+    }
+  });
+  it("refuses tags under 10 bytes unless allowShortTags, and under 4 always", () => {
+    throwsKeyed(() => mac("hmac-sha256", key, { tagLength: 9 }), "TAG_LENGTH", /allowShortTags/);
+    const m = mac("hmac-sha256", key, { tagLength: 4, allowShortTags: true });
+    assert.deepEqual(m.tag(message), nodeTag(message).subarray(0, 4));
+    throwsKeyed(
+      () => mac("hmac-sha256", key, { tagLength: 3, allowShortTags: true }),
+      "TAG_LENGTH",
+      /never/,
+    );
+    throwsKeyed(
+      () => mac("hmac-sha256", key, { tagLength: 0, allowShortTags: true }),
+      "TAG_LENGTH",
+    );
+  });
+  it("refuses tags longer than the algorithm's output", () => {
+    throwsKeyed(() => mac("hmac-sha256", key, { tagLength: 33 }), "TAG_LENGTH", /at most 32/);
+    throwsKeyed(() => mac("hmac-sha1", key, { tagLength: 21 }), "TAG_LENGTH", /at most 20/);
+  });
+  it("refuses tagLength that is not a whole number, and unknown options", () => {
+    for (const bad of [10.5, -1, Number.NaN, "16", null]) {
+      throwsKeyed(
+        () => mac("hmac-sha256", key, { tagLength: bad as number }),
+        "BAD_INPUT",
+        /tagLength/,
+      );
+    }
+    throwsKeyed(
+      () => mac("hmac-sha256", key, { taglength: 16 } as object),
+      "BAD_INPUT",
+      /taglength/,
+    );
+    throwsKeyed(
+      () => mac("hmac-sha256", key, { customization: "x" }),
+      "BAD_INPUT",
+      /customization/,
+    );
+    throwsKeyed(
+      () => mac("hmac-sha256", key, { allowShortKeys: 1 as unknown as boolean }),
+      "BAD_INPUT",
+    );
+    throwsKeyed(() => mac("hmac-sha256", key, "fast" as unknown as object), "BAD_INPUT");
+  });
+});
+
+describe("verify", () => {
+  const m = mac("hmac-sha256", key);
+  const good = nodeTag(message);
+  it("accepts the right tag, also as a subarray view", () => {
+    assert.equal(m.verify(message, good), true);
+    assert.equal(m.verify(atOffset(message), atOffset(good)), true);
+  });
+  it("returns false, never throws, for any wrong tag", () => {
+    for (let i = 0; i < good.length; i++) {
+      const bad = good.slice();
+      bad[i] ^= 0x80;
+      assert.equal(m.verify(message, bad), false);
+    }
+    assert.equal(m.verify(message, good.subarray(0, 31)), false, "truncated");
+    assert.equal(m.verify(message, Uint8Array.of(...good, 0)), false, "extended");
+    assert.equal(m.verify(message, new Uint8Array(0)), false, "empty");
+    const tampered = message.slice();
+    tampered[0] ^= 1;
+    assert.equal(m.verify(tampered, good), false, "tampered message");
+  });
+  it("with a truncating Mac accepts exactly tagLength bytes", () => {
+    const m16 = mac("hmac-sha256", key, { tagLength: 16 });
+    assert.equal(m16.verify(message, good.subarray(0, 16)), true);
+    assert.equal(m16.verify(message, good), false, "the full tag is not the 16-byte tag");
+    assert.equal(m16.verify(message, good.subarray(0, 15)), false);
+  });
+  it("refuses arguments that are not bytes", () => {
+    for (const [, value] of notBytes()) {
+      throwsKeyed(() => m.verify(value as Uint8Array, good), "BAD_INPUT", /^message /);
+      throwsKeyed(() => m.verify(message, value as Uint8Array), "BAD_INPUT", /^tag /);
+      throwsKeyed(() => m.tag(value as Uint8Array), "BAD_INPUT", /^message /);
+    }
+  });
+});
+
+describe("tag(message, out)", () => {
+  it("writes into out and returns it", () => {
+    const m = mac("hmac-sha256", key, { tagLength: 16 });
+    const out = new Uint8Array(16);
+    assert.equal(m.tag(message, out), out);
+    assert.deepEqual(out, nodeTag(message).subarray(0, 16));
+    const view = atOffset(new Uint8Array(16));
+    m.tag(message, view);
+    assert.deepEqual(view, out);
+  });
+  it("refuses an out of the wrong size or type", () => {
+    const m = mac("hmac-sha256", key);
+    throwsKeyed(() => m.tag(message, new Uint8Array(31)), "BAD_INPUT", /exactly tagLength \(32\)/);
+    throwsKeyed(() => m.tag(message, new Uint8Array(33)), "BAD_INPUT");
+    for (const [, value] of notBytes()) {
+      if (value === undefined) continue;
+      throwsKeyed(() => m.tag(message, value as Uint8Array), "BAD_INPUT", /^out /);
+    }
+  });
+});
+
+describe("stream()", () => {
+  it("gives the one-shot tag, whatever the chunking", () => {
+    const m = mac("hmac-sha256", key, { tagLength: 20 });
+    const s = m.stream();
+    s.update(message.subarray(0, 1))
+      .update(new Uint8Array(0))
+      .update(atOffset(message.subarray(1, 70)));
+    s.update(message.subarray(70));
+    assert.deepEqual(s.digest(), m.tag(message));
+    assert.equal(m.stream().update(message).verify(m.tag(message)), true);
+    assert.equal(m.stream().update(message).verify(new Uint8Array(20)), false);
+  });
+  it("is finished after digest or verify", () => {
+    const s = mac("hmac-sha256", key).stream().update(message);
+    s.digest();
+    throwsKeyed(() => s.update(message), "FINISHED");
+    throwsKeyed(() => s.digest(), "FINISHED");
+    const v = mac("hmac-sha256", key).stream();
+    v.verify(new Uint8Array(32));
+    throwsKeyed(() => v.verify(new Uint8Array(32)), "FINISHED");
+  });
+  it("streams are independent of each other and of tag()", () => {
+    const m = mac("hmac-sha256", key);
+    const a = m.stream().update(message.subarray(0, 10));
+    const b = m.stream().update(message.subarray(0, 50));
+    m.tag(new Uint8Array(500));
+    a.update(message.subarray(10));
+    b.update(message.subarray(50));
+    assert.deepEqual(a.digest(), nodeTag(message));
+    assert.deepEqual(b.digest(), nodeTag(message));
+  });
+  it("refuses non-bytes chunks", () => {
+    const s = mac("hmac-sha256", key).stream();
+    for (const [, value] of notBytes()) {
+      throwsKeyed(() => s.update(value as Uint8Array), "BAD_INPUT", /^chunk /);
+    }
+  });
+});
+
+describe("destroy()", () => {
+  it("makes every later call throw DESTROYED, streams included", () => {
+    const m = mac("hmac-sha256", key);
+    const s = m.stream().update(message);
+    m.destroy();
+    m.destroy(); // idempotent
+    throwsKeyed(() => m.tag(message), "DESTROYED");
+    throwsKeyed(() => m.verify(message, new Uint8Array(32)), "DESTROYED");
+    throwsKeyed(() => m.stream(), "DESTROYED");
+    throwsKeyed(() => s.update(message), "DESTROYED");
+    throwsKeyed(() => s.digest(), "DESTROYED");
+  });
+  it("overwrites the key-derived state with zeros", () => {
+    const m = mac("hmac-sha512", key) as PreparedMac;
+    const kernel = m.kernel as unknown as Record<string, { state: Int32Array }>;
+    const words = () => [...kernel.inner.state, ...kernel.outer.state];
+    assert.ok(words().some((w) => w !== 0));
+    m.destroy();
+    assert.ok(words().every((w) => w === 0));
+  });
+});
+
+describe("the contract with other kernel shapes", () => {
+  // A toy kernel (XOR of the key into a fixed pattern) exercises the fixed-key rule and the
+  // variable-output path that KMAC uses; it is not a MAC.
+  const toy = (variableOutput: boolean): MacAlgorithm => ({
+    name: "kmac128",
+    key: { kind: "fixed", length: 24 },
+    tag: {
+      full: 16,
+      safeMinimum: 8,
+      maximum: variableOutput ? 64 : 16,
+      variableOutput,
+      basis: "test",
+    },
+    createKernel(k, outputLength): MacKernel {
+      const state = k.slice();
+      const fill = (m: Uint8Array, out: Uint8Array) => {
+        for (let i = 0; i < outputLength; i++) out[i] = state[i % 24] ^ outputLength ^ (m[0] ?? 0);
+      };
+      return {
+        outputLength,
+        compute: fill,
+        start() {
+          let first: Uint8Array = new Uint8Array(0);
+          return {
+            update: (c) => {
+              if (first.length === 0) first = c.slice(0, 1);
+            },
+            finish: (out) => fill(first, out),
+            wipe: () => {},
+          };
+        },
+        wipe: () => state.fill(0),
+      };
+    },
+  });
+  it("fixed-size keys need exactly their size", () => {
+    throwsKeyed(() => new PreparedMac(toy(false), new Uint8Array(16)), "KEY_LENGTH", /exactly 24/);
+    throwsKeyed(() => new PreparedMac(toy(false), new Uint8Array(32)), "KEY_LENGTH");
+    assert.equal(new PreparedMac(toy(false), new Uint8Array(24)).tagLength, 16);
+  });
+  it("the algorithm's safe minimum replaces the default 10 bytes", () => {
+    assert.equal(new PreparedMac(toy(false), new Uint8Array(24), { tagLength: 8 }).tagLength, 8);
+    throwsKeyed(
+      () => new PreparedMac(toy(false), new Uint8Array(24), { tagLength: 7 }),
+      "TAG_LENGTH",
+    );
+  });
+  it("variable-output kernels compute at the configured length instead of truncating", () => {
+    const k = new Uint8Array(24).fill(1);
+    const long = new PreparedMac(toy(true), k, { tagLength: 40 });
+    assert.equal(long.tag(message).length, 40);
+    const short = new PreparedMac(toy(true), k, { tagLength: 12 }).tag(message);
+    assert.notDeepEqual(short, long.tag(message).subarray(0, 12));
+    assert.deepEqual(
+      short,
+      new PreparedMac(toy(true), k, { tagLength: 12 }).stream().update(message).digest(),
+    );
+  });
+  it("a kernel that throws while keying leaves no copy of the key behind", () => {
+    let seen: Uint8Array | undefined;
+    const failing: MacAlgorithm = {
+      ...toy(false),
+      createKernel(k) {
+        seen = k;
+        throw new KeyedError("KEY_WEAK", "refused");
+      },
+    };
+    throwsKeyed(() => new PreparedMac(failing, new Uint8Array(24).fill(7)), "KEY_WEAK");
+    assert.ok(seen?.every((b) => b === 0));
+  });
+  it("HmacKernel alone applies no policy (HKDF's building block)", () => {
+    const kernel = new HmacKernel(
+      { name: "x", blockLength: 64, outputLength: 32, create: () => new Sha256() },
+      new Uint8Array(0),
+    );
+    const out = new Uint8Array(32);
+    kernel.compute(message, out);
+    assert.deepEqual(out, nodeTag(message, new Uint8Array(0)));
+  });
+});
