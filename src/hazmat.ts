@@ -2,6 +2,7 @@
  * keyed/hazmat: the primitives under keyed's MACs, without its policy (no minimum key or tag
  * length, explicit nonces, raw KDF steps). Use the safe API in `keyed` unless a protocol needs these.
  */
+export { AesKey, aesEncryptBlock } from "./cipher/aes.js";
 export type { HashFunction, HashState } from "./hash/hash.js";
 export { HASH_FUNCTIONS, type HashName } from "./hash/index.js";
 export { Sha1, sha1 } from "./hash/sha1.js";
@@ -17,3 +18,6 @@ export {
   sha512_256,
 } from "./hash/sha512.js";
 export { hkdfExpand, hkdfExtract } from "./kdf/hkdf.js";
+export { aesCmacPrf128 } from "./mac/cmac.js";
+export { Ghash } from "./mac/ghash.js";
+export { gmac } from "./mac/gmac.js";

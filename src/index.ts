@@ -21,5 +21,7 @@ export { KeyedError, type KeyedErrorCode } from "./core/errors.js";
 export type { Mac, MacName, MacOptions, MacStream } from "./core/mac.js";
 export { randomBytes } from "./core/random.js";
 export { type HkdfHash, type HkdfOptions, hkdf } from "./kdf/hkdf.js";
+export { cmac } from "./mac/cmac.js";
+export { gmacKey as gmac } from "./mac/gmac.js";
 export { type HmacHash, hmac } from "./mac/hmac.js";
 export { type MacInfo, mac, macInfo, macNames } from "./mac/registry.js";

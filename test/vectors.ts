@@ -68,3 +68,37 @@ export interface HkdfTestGroup {
     flags: string[];
   }[];
 }
+
+export interface MacWithIvTestGroup {
+  keySize: number;
+  ivSize: number;
+  tagSize: number;
+  tests: {
+    tcId: number;
+    comment: string;
+    key: string;
+    iv: string;
+    msg: string;
+    tag: string;
+    result: string;
+    flags: string[];
+  }[];
+}
+
+export interface AeadTestGroup {
+  keySize: number;
+  ivSize: number;
+  tagSize: number;
+  tests: {
+    tcId: number;
+    comment: string;
+    key: string;
+    iv: string;
+    aad: string;
+    msg: string;
+    ct: string;
+    tag: string;
+    result: string;
+    flags: string[];
+  }[];
+}

@@ -12,19 +12,24 @@ export function equal(a: Bytes, b: Bytes): boolean {
 }
 
 /**
- * Constant-time check that `candidate` equals `expected[0 .. length)`, reading the longer of
- * `length` and `candidate.length` bytes. The Mac contract compares truncated tags with it, so no
- * subarray is allocated.
+ * Constant-time check that `candidate[offset ..)` equals `expected[0 .. length)`, reading the longer
+ * of the two whatever their contents. The Mac contract compares truncated tags (and the tag after a
+ * nonce) with it, so no subarray is allocated.
  */
-export function equalPrefix(expected: Bytes, length: number, candidate: Bytes): boolean {
-  const lc = candidate.length;
-  let diff = length ^ lc;
+export function equalPrefix(
+  expected: Bytes,
+  length: number,
+  candidate: Bytes,
+  offset = 0,
+): boolean {
+  const lc = Math.max(0, candidate.length - offset);
+  let diff = (length ^ lc) | (candidate.length < offset ? 1 : 0);
   const common = Math.min(length, lc);
-  for (let i = 0; i < common; i++) diff |= expected[i] ^ candidate[i];
+  for (let i = 0; i < common; i++) diff |= expected[i] ^ candidate[offset + i];
   // Past the shorter input, keep reading the longer one so that the work depends only on the
   // lengths. Folding those bytes into `diff` is harmless: it is already non-zero through the
   // length term whenever these loops run.
   for (let i = common; i < length; i++) diff |= expected[i];
-  for (let i = common; i < lc; i++) diff |= candidate[i];
+  for (let i = common; i < lc; i++) diff |= candidate[offset + i];
   return diff === 0;
 }

@@ -9,6 +9,7 @@
 import { assertBytes, assertInteger, type Bytes, copyBytes } from "./bytes.js";
 import { equalPrefix } from "./equal.js";
 import { KeyedError } from "./errors.js";
+import { fillRandom } from "./random.js";
 
 /** Every MAC name in keyed's design; `macNames()` lists the ones this build offers. */
 export type MacName =
@@ -85,8 +86,11 @@ export interface MacStream {
 /** An incremental computation under a prepared key. */
 export interface MacKernelState {
   update(chunk: Bytes): void;
-  /** Writes the kernel's `outputLength` bytes to `out[0..)`. Called once. */
-  finish(out: Bytes): void;
+  /**
+   * Writes the kernel's `outputLength` bytes to `out[0..)`. Called once. `nonce` is given to
+   * algorithms that declare a `nonceLength`.
+   */
+  finish(out: Bytes, nonce?: Bytes): void;
   /** Overwrites the state with zeros. */
   wipe(): void;
 }
@@ -95,7 +99,7 @@ export interface MacKernelState {
 export interface MacKernel {
   /** Bytes `compute` and `finish` write: the full tag (or KMAC's configured L). */
   readonly outputLength: number;
-  compute(message: Bytes, out: Bytes): void;
+  compute(message: Bytes, out: Bytes, nonce?: Bytes): void;
   start(): MacKernelState;
   wipe(): void;
 }
@@ -118,6 +122,8 @@ export interface TagRule {
   readonly maximum: number;
   /** True when `tagLength` is fed to the kernel as its output length instead of truncating. */
   readonly variableOutput?: boolean;
+  /** When only some lengths in range are allowed (GCM's 16, 15, 14, 13, 12, 8, 4), those. */
+  readonly allowed?: readonly number[];
   /** Why tags under `safeMinimum` are refused: the standard the rule comes from. */
   readonly basis: string;
 }
@@ -127,6 +133,12 @@ export interface MacAlgorithm {
   readonly name: MacName;
   readonly key: KeyRule;
   readonly tag: TagRule;
+  /**
+   * For MACs that need a fresh nonce per message (GMAC, the ChaCha20-Poly1305 MAC): its length.
+   * `tag()` draws a random nonce and returns nonce ‖ tag; `verify()` reads the nonce back from the
+   * front; `tagLength` counts both, while the `tagLength` option sizes the tag part alone.
+   */
+  readonly nonceLength?: number;
   /** Option names the algorithm accepts beyond the common ones (e.g. "customization"). */
   readonly extraOptions?: readonly (keyof MacOptions)[];
   /** Builds the prepared key. `key` is keyed's own copy, wiped after this returns. */
@@ -206,6 +218,12 @@ export function resolveTagLength(algorithm: MacAlgorithm, options: MacOptions): 
         `tagLength was ${length}.`,
     );
   }
+  if (rule.allowed && !rule.allowed.includes(length)) {
+    throw new KeyedError(
+      "TAG_LENGTH",
+      `${algorithm.name} tags may be ${rule.allowed.join(", ")} bytes (${rule.basis}); tagLength was ${length}.`,
+    );
+  }
   if (length < rule.safeMinimum && !options.allowShortTags) {
     throw new KeyedError(
       "TAG_LENGTH",
@@ -237,8 +255,13 @@ export class PreparedMac implements Mac {
   readonly algorithm: MacName;
   readonly tagLength: number;
   /** @internal */ readonly kernel: MacKernel;
+  /** Bytes of nonce in front of the tag (0 for most MACs). */
+  private readonly nonceLength: number;
+  /** Bytes of authenticator after the nonce: the resolved `tagLength` option. */
+  private readonly authLength: number;
   /** Full kernel output before truncation; wiped after each use. */
   private readonly scratch: Uint8Array;
+  private readonly nonce: Uint8Array;
   private destroyed = false;
 
   constructor(algorithm: MacAlgorithm, key: Bytes, options?: MacOptions) {
@@ -246,8 +269,10 @@ export class PreparedMac implements Mac {
     const checked = checkOptions(algorithm, options);
     checkKey(algorithm, key, checked);
     this.algorithm = algorithm.name;
-    this.tagLength = resolveTagLength(algorithm, checked);
-    const outputLength = algorithm.tag.variableOutput ? this.tagLength : algorithm.tag.full;
+    this.authLength = resolveTagLength(algorithm, checked);
+    this.nonceLength = algorithm.nonceLength ?? 0;
+    this.tagLength = this.nonceLength + this.authLength;
+    const outputLength = algorithm.tag.variableOutput ? this.authLength : algorithm.tag.full;
     const own = copyBytes(key);
     try {
       this.kernel = algorithm.createKernel(own, outputLength, checked);
@@ -255,6 +280,7 @@ export class PreparedMac implements Mac {
       own.fill(0);
     }
     this.scratch = new Uint8Array(this.kernel.outputLength);
+    this.nonce = new Uint8Array(this.nonceLength);
   }
 
   tag(message: Bytes, out?: Bytes): Bytes {
@@ -263,7 +289,11 @@ export class PreparedMac implements Mac {
     if (out === undefined) out = new Uint8Array(this.tagLength);
     else checkOut(out, this.tagLength);
     const kernel = this.kernel;
-    if (kernel.outputLength === this.tagLength) {
+    if (this.nonceLength > 0) {
+      this.drawNonce(out);
+      kernel.compute(message, this.scratch, this.nonce);
+      this.truncateInto(out);
+    } else if (kernel.outputLength === this.tagLength) {
       kernel.compute(message, out);
     } else {
       kernel.compute(message, this.scratch);
@@ -277,7 +307,7 @@ export class PreparedMac implements Mac {
     assertBytes(message, "message");
     assertBytes(tag, "tag");
     // The tag is computed whatever the length of the candidate, so a wrong length costs the same.
-    this.kernel.compute(message, this.scratch);
+    this.kernel.compute(message, this.scratch, this.readNonce(tag));
     return this.compareAndWipe(tag);
   }
 
@@ -298,16 +328,32 @@ export class PreparedMac implements Mac {
     return this.destroyed;
   }
 
-  /** @internal Copies the leftmost `tagLength` bytes of the scratch output into `out`. */
-  truncateInto(out: Bytes): void {
+  /** Fills the nonce with fresh random bytes and writes it to the front of `out`. */
+  private drawNonce(out: Bytes): void {
+    const nonce = fillRandom(this.nonce);
+    for (let i = 0; i < nonce.length; i++) out[i] = nonce[i];
+  }
+
+  /** The nonce at the front of a candidate tag (zeros where it is too short: it will fail). */
+  private readNonce(tag: Bytes): Bytes | undefined {
+    const n = this.nonceLength;
+    if (n === 0) return undefined;
+    const nonce = this.nonce;
+    for (let i = 0; i < n; i++) nonce[i] = i < tag.length ? tag[i] : 0;
+    return nonce;
+  }
+
+  /** Copies the leftmost `authLength` bytes of the kernel output to `out` after the nonce. */
+  private truncateInto(out: Bytes): void {
     const scratch = this.scratch;
-    for (let i = 0; i < this.tagLength; i++) out[i] = scratch[i];
+    const n = this.nonceLength;
+    for (let i = 0; i < this.authLength; i++) out[n + i] = scratch[i];
     scratch.fill(0);
   }
 
-  /** @internal Compares the scratch output with `tag` in constant time, then wipes it. */
-  compareAndWipe(tag: Bytes): boolean {
-    const ok = equalPrefix(this.scratch, this.tagLength, tag);
+  /** Compares the kernel output with the tag part of `tag` in constant time, then wipes it. */
+  private compareAndWipe(tag: Bytes): boolean {
+    const ok = equalPrefix(this.scratch, this.authLength, tag, this.nonceLength);
     // A computed tag that did not match is a forgery for this message: never leave it in memory.
     this.scratch.fill(0);
     return ok;
@@ -315,7 +361,11 @@ export class PreparedMac implements Mac {
 
   /** @internal */
   finishInto(state: MacKernelState, out: Bytes): void {
-    if (this.kernel.outputLength === this.tagLength) {
+    if (this.nonceLength > 0) {
+      this.drawNonce(out);
+      state.finish(this.scratch, this.nonce);
+      this.truncateInto(out);
+    } else if (this.kernel.outputLength === this.tagLength) {
       state.finish(out);
     } else {
       state.finish(this.scratch);
@@ -325,7 +375,7 @@ export class PreparedMac implements Mac {
 
   /** @internal */
   finishAndCompare(state: MacKernelState, tag: Bytes): boolean {
-    state.finish(this.scratch);
+    state.finish(this.scratch, this.readNonce(tag));
     return this.compareAndWipe(tag);
   }
 }

@@ -8,10 +8,14 @@ import {
   type MacOptions,
   PreparedMac,
 } from "../core/mac.js";
+import { CMAC_ALGORITHMS } from "./cmac.js";
+import { GMAC_ALGORITHMS } from "./gmac.js";
 import { HMAC_ALGORITHMS } from "./hmac.js";
 
 const ALGORITHMS: Partial<Record<MacName, MacAlgorithm>> = {
   ...HMAC_ALGORITHMS,
+  ...CMAC_ALGORITHMS,
+  ...GMAC_ALGORITHMS,
 };
 
 /** The algorithm record for `name`, or UNKNOWN_ALGORITHM. */
@@ -41,8 +45,10 @@ export interface MacInfo {
   name: MacName;
   /** Exact key size in bytes, or undefined for any length (16 bytes at least by default). */
   keyLength: number | undefined;
-  /** Default tag length in bytes. */
+  /** Default tag length in bytes (nonce included, for MACs that carry one). */
   tagLength: number;
+  /** Bytes of nonce at the front of each tag (GMAC, ChaCha20-Poly1305), else 0. */
+  nonceLength: number;
   /** Shortest tag accepted without allowShortTags. */
   minTagLength: number;
 }
@@ -53,7 +59,8 @@ export function macInfo(name: MacName): MacInfo {
   return {
     name: a.name,
     keyLength: a.key.kind === "fixed" ? a.key.length : undefined,
-    tagLength: a.tag.full,
+    tagLength: (a.nonceLength ?? 0) + a.tag.full,
+    nonceLength: a.nonceLength ?? 0,
     minTagLength: a.tag.safeMinimum,
   };
 }

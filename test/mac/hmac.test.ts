@@ -187,7 +187,7 @@ describe("Wycheproof HMAC", () => {
 });
 
 describe("HMAC against node:crypto (property tests)", () => {
-  for (const name of macNames()) {
+  for (const name of macNames().filter((n) => n.startsWith("hmac-"))) {
     const hash = name.slice("hmac-".length);
     it(`${name}: random keys, messages, tag lengths and split points (1,000 cases)`, () => {
       const full = createHmac(hash, "k").digest().length;

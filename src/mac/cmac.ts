@@ -1,0 +1,221 @@
+/**
+ * CMAC (SP 800-38B, RFC 4493) over AES, and AES-CMAC-PRF-128 (RFC 4615).
+ *
+ * The subkeys K1 = dbl(L) and K2 = dbl(K1), L = E(K, 0^128), are derived once per key (SP 800-38B
+ * 6.1). The CBC-MAC chain stays in the AES's bitsliced domain from the first block to the last,
+ * so each block costs one encryption and one packing, with no allocation.
+ */
+
+import {
+  AesKey,
+  newPackedBlock,
+  type PackedBlock,
+  packBlock,
+  unpackBlock,
+  xorPackedBlock,
+} from "../cipher/aes.js";
+import { assertBytes, type Bytes } from "../core/bytes.js";
+import { KeyedError } from "../core/errors.js";
+import {
+  type MacAlgorithm,
+  type MacKernel,
+  type MacKernelState,
+  type MacOptions,
+  PreparedMac,
+} from "../core/mac.js";
+
+/** dbl(S) (SP 800-38B 6.1, RFC 4493 2.3): S << 1, then ⊕ 0x87 if the top bit was set, in place. */
+function double(block: Uint8Array): void {
+  const carry = block[0] >>> 7;
+  for (let i = 0; i < 15; i++) block[i] = ((block[i] << 1) | (block[i + 1] >>> 7)) & 0xff;
+  // Constant time: the mask is 0x87 or 0 without a branch on the secret bit.
+  block[15] = ((block[15] << 1) & 0xff) ^ (-carry & 0x87);
+}
+
+/** CMAC under one AES key: the schedule and both subkeys, in sliced form. */
+export class CmacKernel implements MacKernel {
+  readonly outputLength = 16;
+  private readonly aes: AesKey;
+  private readonly k1 = newPackedBlock();
+  private readonly k2 = newPackedBlock();
+  /** The chaining value of `compute`. */
+  private readonly x = newPackedBlock();
+  /** The last block, padded, when it is partial. */
+  private readonly last = new Uint8Array(16);
+
+  constructor(key: Bytes) {
+    this.aes = new AesKey(key);
+    const l = new Uint8Array(16);
+    this.aes.encryptBlock(l, 0, l, 0);
+    double(l);
+    packBlock(l, 0, this.k1);
+    double(l);
+    packBlock(l, 0, this.k2);
+    l.fill(0);
+  }
+
+  compute(message: Bytes, out: Bytes): void {
+    const x = this.x;
+    x.fill(0);
+    const length = message.length;
+    // All blocks but the last (an empty message has one, empty, last block).
+    const lastStart = length === 0 ? 0 : (Math.ceil(length / 16) - 1) * 16;
+    for (let offset = 0; offset < lastStart; offset += 16) {
+      xorPackedBlock(message, offset, x);
+      this.aes.encryptPacked(x);
+    }
+    this.finishInto(x, message, lastStart, length - lastStart, out);
+  }
+
+  /** @internal The last block (complete: ⊕ K1; partial: padded, ⊕ K2), then the tag. */
+  finishInto(x: PackedBlock, data: Uint8Array, offset: number, count: number, out: Bytes): void {
+    if (count === 16) {
+      xorPackedBlock(data, offset, x);
+      xorPacked(x, this.k1);
+    } else {
+      const last = this.last;
+      last.fill(0);
+      for (let i = 0; i < count; i++) last[i] = data[offset + i];
+      last[count] = 0x80;
+      xorPackedBlock(last, 0, x);
+      xorPacked(x, this.k2);
+      last.fill(0);
+    }
+    this.aes.encryptPacked(x);
+    unpackBlock(x, out, 0);
+    x.fill(0);
+  }
+
+  /** @internal Runs one full, non-final block through the chain. */
+  absorb(x: PackedBlock, data: Uint8Array, offset: number): void {
+    xorPackedBlock(data, offset, x);
+    this.aes.encryptPacked(x);
+  }
+
+  start(): MacKernelState {
+    return new CmacState(this);
+  }
+
+  wipe(): void {
+    this.aes.wipe();
+    this.k1.fill(0);
+    this.k2.fill(0);
+    this.x.fill(0);
+  }
+}
+
+function xorPacked(x: PackedBlock, y: PackedBlock): void {
+  for (let j = 0; j < 8; j++) x[j] ^= y[j];
+}
+
+/** Incremental CMAC: up to 16 bytes are held back, since the last block is treated apart. */
+class CmacState implements MacKernelState {
+  private readonly kernel: CmacKernel;
+  private readonly x = newPackedBlock();
+  private readonly pending = new Uint8Array(16);
+  private pendingLength = 0;
+
+  constructor(kernel: CmacKernel) {
+    this.kernel = kernel;
+  }
+
+  update(chunk: Bytes): void {
+    const pending = this.pending;
+    let pos = 0;
+    const length = chunk.length;
+    if (length === 0) return;
+    // A full pending block is final only if nothing follows; something does, so absorb it.
+    if (this.pendingLength === 16) {
+      this.kernel.absorb(this.x, pending, 0);
+      this.pendingLength = 0;
+    }
+    if (this.pendingLength > 0) {
+      while (this.pendingLength < 16 && pos < length) pending[this.pendingLength++] = chunk[pos++];
+      if (pos === length) return;
+      this.kernel.absorb(this.x, pending, 0);
+      this.pendingLength = 0;
+    }
+    // Whole blocks straight from the chunk, keeping back at least one byte's block.
+    for (; length - pos > 16; pos += 16) this.kernel.absorb(this.x, chunk, pos);
+    while (pos < length) pending[this.pendingLength++] = chunk[pos++];
+  }
+
+  finish(out: Bytes): void {
+    this.kernel.finishInto(this.x, this.pending, 0, this.pendingLength, out);
+  }
+
+  wipe(): void {
+    this.x.fill(0);
+    this.pending.fill(0);
+  }
+}
+
+// --- AES-CMAC-PRF-128 (RFC 4615) ----------------------------------------------------------------
+
+const ZERO_KEY = new Uint8Array(16);
+
+/**
+ * AES-CMAC-PRF-128 (RFC 4615 section 3): a 16-byte PRF output for a key of any length. A 16-byte
+ * key is used as is; any other is first condensed to K = AES-CMAC(0^128, key). TCP-AO's
+ * KDF_AES_128_CMAC (RFC 5926 3.1.1.2) uses it.
+ */
+export function aesCmacPrf128(key: Bytes, message: Bytes): Bytes {
+  assertBytes(key, "key");
+  assertBytes(message, "message");
+  const out = new Uint8Array(16);
+  let derived: Uint8Array | undefined;
+  if (key.length !== 16) {
+    derived = new Uint8Array(16);
+    const condense = new CmacKernel(ZERO_KEY);
+    condense.compute(key, derived);
+    condense.wipe();
+  }
+  const kernel = new CmacKernel(derived ?? key);
+  kernel.compute(message, out);
+  kernel.wipe();
+  derived?.fill(0);
+  return out;
+}
+
+// --- registry ---------------------------------------------------------------------------------
+
+export type CmacName = "cmac-aes128" | "cmac-aes192" | "cmac-aes256";
+
+function cmacAlgorithm(name: CmacName, keyLength: number): MacAlgorithm {
+  return {
+    name,
+    key: { kind: "fixed", length: keyLength },
+    tag: {
+      full: 16,
+      safeMinimum: 8,
+      maximum: 16,
+      basis: "SP 800-38B 5.5 and appendix A: at least 64 bits",
+    },
+    createKernel: (key) => new CmacKernel(key),
+  };
+}
+
+export const CMAC_ALGORITHMS: Record<CmacName, MacAlgorithm> = {
+  "cmac-aes128": cmacAlgorithm("cmac-aes128", 16),
+  "cmac-aes192": cmacAlgorithm("cmac-aes192", 24),
+  "cmac-aes256": cmacAlgorithm("cmac-aes256", 32),
+};
+
+const CMAC_BY_KEY_LENGTH: Record<number, CmacName> = {
+  16: "cmac-aes128",
+  24: "cmac-aes192",
+  32: "cmac-aes256",
+};
+
+/** A CMAC prepared key; the AES size follows the key (16, 24 or 32 bytes). */
+export function cmac(key: Bytes, options?: MacOptions): PreparedMac {
+  assertBytes(key, "key");
+  const name = CMAC_BY_KEY_LENGTH[key.length];
+  if (name === undefined) {
+    throw new KeyedError(
+      "KEY_LENGTH",
+      `CMAC takes an AES key of 16, 24 or 32 bytes; got ${key.length}.`,
+    );
+  }
+  return new PreparedMac(CMAC_ALGORITHMS[name], key, options);
+}
