@@ -2,7 +2,9 @@
  * keyed/hazmat: the primitives under keyed's MACs, without its policy (no minimum key or tag
  * length, explicit nonces, raw KDF steps). Use the safe API in `keyed` unless a protocol needs these.
  */
+export { type Aead, chacha20poly1305, xchacha20poly1305 } from "./aead/chacha20poly1305.js";
 export { AesKey, aesEncryptBlock } from "./cipher/aes.js";
+export { ChaCha20, chacha20, hchacha20 } from "./cipher/chacha20.js";
 export type { HashFunction, HashState } from "./hash/hash.js";
 export { HASH_FUNCTIONS, type HashName } from "./hash/index.js";
 export { Sha1, sha1 } from "./hash/sha1.js";
@@ -21,3 +23,4 @@ export { hkdfExpand, hkdfExtract } from "./kdf/hkdf.js";
 export { aesCmacPrf128 } from "./mac/cmac.js";
 export { Ghash } from "./mac/ghash.js";
 export { gmac } from "./mac/gmac.js";
+export { Poly1305State, poly1305 } from "./mac/poly1305.js";

@@ -139,6 +139,11 @@ export interface MacAlgorithm {
    * front; `tagLength` counts both, while the `tagLength` option sizes the tag part alone.
    */
   readonly nonceLength?: number;
+  /**
+   * One-time keys (Poly1305): the Mac tags, verifies or streams exactly one message; any second
+   * use throws KEY_REUSED.
+   */
+  readonly oneTime?: boolean;
   /** Option names the algorithm accepts beyond the common ones (e.g. "customization"). */
   readonly extraOptions?: readonly (keyof MacOptions)[];
   /** Builds the prepared key. `key` is keyed's own copy, wiped after this returns. */
@@ -263,6 +268,8 @@ export class PreparedMac implements Mac {
   private readonly scratch: Uint8Array;
   private readonly nonce: Uint8Array;
   private destroyed = false;
+  private readonly oneTime: boolean;
+  private used = false;
 
   constructor(algorithm: MacAlgorithm, key: Bytes, options?: MacOptions) {
     assertBytes(key, "key");
@@ -281,13 +288,29 @@ export class PreparedMac implements Mac {
     }
     this.scratch = new Uint8Array(this.kernel.outputLength);
     this.nonce = new Uint8Array(this.nonceLength);
+    this.oneTime = algorithm.oneTime === true;
+  }
+
+  /** Every use starts here: DESTROYED, then KEY_REUSED for a one-time key used before. */
+  private begin(): void {
+    if (this.destroyed) throw destroyedError(this.algorithm);
+    if (this.oneTime) {
+      if (this.used) {
+        throw new KeyedError(
+          "KEY_REUSED",
+          `a ${this.algorithm} key authenticates one message only, and this one was already used: ` +
+            "derive a fresh one-time key per message (as ChaCha20-Poly1305 does).",
+        );
+      }
+      this.used = true;
+    }
   }
 
   tag(message: Bytes, out?: Bytes): Bytes {
-    if (this.destroyed) throw destroyedError(this.algorithm);
     assertBytes(message, "message");
+    if (out !== undefined) checkOut(out, this.tagLength);
+    this.begin();
     if (out === undefined) out = new Uint8Array(this.tagLength);
-    else checkOut(out, this.tagLength);
     const kernel = this.kernel;
     if (this.nonceLength > 0) {
       this.drawNonce(out);
@@ -303,16 +326,16 @@ export class PreparedMac implements Mac {
   }
 
   verify(message: Bytes, tag: Bytes): boolean {
-    if (this.destroyed) throw destroyedError(this.algorithm);
     assertBytes(message, "message");
     assertBytes(tag, "tag");
+    this.begin();
     // The tag is computed whatever the length of the candidate, so a wrong length costs the same.
     this.kernel.compute(message, this.scratch, this.readNonce(tag));
     return this.compareAndWipe(tag);
   }
 
   stream(): MacStream {
-    if (this.destroyed) throw destroyedError(this.algorithm);
+    this.begin();
     return new PreparedMacStream(this, this.kernel.start());
   }
 

@@ -1,4 +1,6 @@
 /** Every MAC this build offers, by name: `mac(name, key, options)` builds any of them. */
+
+import { CHACHA_MAC_ALGORITHMS } from "../aead/chacha20poly1305.js";
 import { assertString, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import {
@@ -11,11 +13,14 @@ import {
 import { CMAC_ALGORITHMS } from "./cmac.js";
 import { GMAC_ALGORITHMS } from "./gmac.js";
 import { HMAC_ALGORITHMS } from "./hmac.js";
+import { POLY1305_ALGORITHM } from "./poly1305.js";
 
 const ALGORITHMS: Partial<Record<MacName, MacAlgorithm>> = {
   ...HMAC_ALGORITHMS,
   ...CMAC_ALGORITHMS,
   ...GMAC_ALGORITHMS,
+  poly1305: POLY1305_ALGORITHM,
+  ...CHACHA_MAC_ALGORITHMS,
 };
 
 /** The algorithm record for `name`, or UNKNOWN_ALGORITHM. */
@@ -51,6 +56,8 @@ export interface MacInfo {
   nonceLength: number;
   /** Shortest tag accepted without allowShortTags. */
   minTagLength: number;
+  /** One message per key (Poly1305): a second use throws KEY_REUSED. */
+  oneTime: boolean;
 }
 
 /** Key and tag sizes of a MAC, for tools and documentation. */
@@ -62,5 +69,6 @@ export function macInfo(name: MacName): MacInfo {
     tagLength: (a.nonceLength ?? 0) + a.tag.full,
     nonceLength: a.nonceLength ?? 0,
     minTagLength: a.tag.safeMinimum,
+    oneTime: a.oneTime === true,
   };
 }

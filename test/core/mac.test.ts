@@ -13,8 +13,9 @@ const nodeTag = (m: Uint8Array, k = key) =>
   new Uint8Array(createHmac("sha256", k).update(m).digest());
 
 describe("mac() and macNames()", () => {
-  it("offers HMAC, CMAC and GMAC", () => {
+  it("offers HMAC, CMAC, GMAC, Poly1305 and the ChaCha20-Poly1305 MACs", () => {
     assert.deepEqual(macNames().sort(), [
+      "chacha20-poly1305",
       "cmac-aes128",
       "cmac-aes192",
       "cmac-aes256",
@@ -28,6 +29,8 @@ describe("mac() and macNames()", () => {
       "hmac-sha512",
       "hmac-sha512-224",
       "hmac-sha512-256",
+      "poly1305",
+      "xchacha20-poly1305",
     ]);
     for (const name of macNames()) {
       const m = mac(name, key.subarray(0, macInfo(name).keyLength ?? 32));

@@ -1,0 +1,228 @@
+/**
+ * ChaCha20-Poly1305 (RFC 8439 section 2.8) and XChaCha20-Poly1305 (draft-irtf-cfrg-xchacha-03),
+ * and the MACs built on them: the AEAD's tag over an empty plaintext with the message as
+ * associated data, so any ChaCha20-Poly1305 implementation can check a keyed tag.
+ */
+
+import { ChaCha20, hchacha20 } from "../cipher/chacha20.js";
+import { assertBytes, type Bytes } from "../core/bytes.js";
+import { equalPrefix } from "../core/equal.js";
+import { KeyedError } from "../core/errors.js";
+import type { MacAlgorithm, MacKernel, MacKernelState, MacName } from "../core/mac.js";
+import { Poly1305State } from "../mac/poly1305.js";
+
+const TAG_LENGTH = 16;
+const ZERO12 = new Uint8Array(12);
+
+/** Poly1305 over aad ‖ pad16 ‖ ciphertext ‖ pad16 ‖ le64(|aad|) ‖ le64(|ciphertext|) (2.8). */
+function aeadTag(
+  polyKey: Uint8Array,
+  aad: Uint8Array,
+  ciphertext: Uint8Array,
+  ctEnd: number,
+  out: Uint8Array,
+  outOffset: number,
+): void {
+  const p = new Poly1305State(polyKey);
+  p.update(aad).padToBlock();
+  p.update(ciphertext, 0, ctEnd).padToBlock();
+  const lengths = new Uint8Array(16);
+  writeLe64(lengths, 0, aad.length);
+  writeLe64(lengths, 8, ctEnd);
+  p.update(lengths);
+  p.finish(out, outOffset);
+}
+
+function writeLe64(out: Uint8Array, offset: number, value: number): void {
+  const low = value % 0x100000000;
+  const high = Math.floor(value / 0x100000000);
+  for (let i = 0; i < 4; i++) {
+    out[offset + i] = low >>> (8 * i);
+    out[offset + 4 + i] = high >>> (8 * i);
+  }
+}
+
+/** The keystream (counter from 0) and the Poly1305 one-time key, its first 32 bytes (2.6). */
+function keystreamAndPolyKey(
+  key: Uint8Array,
+  nonce12: Uint8Array,
+): { stream: ChaCha20; polyKey: Uint8Array } {
+  const stream = new ChaCha20(key, nonce12, 0);
+  const polyKey = new Uint8Array(32);
+  stream.keystream(polyKey, 32);
+  return { stream, polyKey };
+}
+
+export interface Aead {
+  /** ciphertext ‖ 16-byte tag. */
+  seal(plaintext: Bytes): Bytes;
+  /** The plaintext; TAG_INVALID (and no plaintext) when the tag is wrong. */
+  open(sealed: Bytes): Bytes;
+}
+
+function makeAead(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array): Aead {
+  return {
+    seal(plaintext: Bytes): Bytes {
+      assertBytes(plaintext, "plaintext");
+      const { stream, polyKey } = keystreamAndPolyKey(key, nonce12);
+      const out = new Uint8Array(plaintext.length + TAG_LENGTH);
+      stream.xor(plaintext, out);
+      aeadTag(polyKey, aad, out, plaintext.length, out, plaintext.length);
+      stream.wipe();
+      polyKey.fill(0);
+      return out;
+    },
+    open(sealed: Bytes): Bytes {
+      assertBytes(sealed, "sealed");
+      if (sealed.length < TAG_LENGTH) {
+        throw new KeyedError(
+          "TAG_INVALID",
+          `sealed data is ${sealed.length} bytes: shorter than the 16-byte tag.`,
+        );
+      }
+      const ctLength = sealed.length - TAG_LENGTH;
+      const { stream, polyKey } = keystreamAndPolyKey(key, nonce12);
+      const expected = new Uint8Array(TAG_LENGTH);
+      aeadTag(polyKey, aad, sealed, ctLength, expected, 0);
+      polyKey.fill(0);
+      // The tag is checked in constant time before a single byte is decrypted.
+      const ok = equalPrefix(expected, TAG_LENGTH, sealed, ctLength) && true;
+      expected.fill(0);
+      if (!ok) {
+        stream.wipe();
+        throw new KeyedError(
+          "TAG_INVALID",
+          "the tag does not match: the data or its associated data was changed, or the key or nonce is wrong.",
+        );
+      }
+      const plaintext = new Uint8Array(ctLength);
+      stream.xor(sealed.subarray(0, ctLength), plaintext);
+      stream.wipe();
+      return plaintext;
+    },
+  };
+}
+
+function checkAeadArgs(
+  key: Bytes,
+  nonce: Bytes,
+  aad: Bytes | undefined,
+  nonceLength: number,
+  name: string,
+): void {
+  assertBytes(key, "key");
+  assertBytes(nonce, "nonce");
+  if (aad !== undefined) assertBytes(aad, "aad");
+  if (key.length !== 32)
+    throw new KeyedError("KEY_LENGTH", `${name} takes a 32-byte key; got ${key.length}.`);
+  if (nonce.length !== nonceLength) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      `${name} takes a ${nonceLength}-byte nonce; got ${nonce.length}.`,
+    );
+  }
+}
+
+/** AEAD_CHACHA20_POLY1305 (RFC 8439 2.8) under `key` (32 bytes) and `nonce` (12 bytes). */
+export function chacha20poly1305(key: Bytes, nonce: Bytes, aad?: Bytes): Aead {
+  checkAeadArgs(key, nonce, aad, 12, "ChaCha20-Poly1305");
+  return makeAead(key.slice(), nonce.slice(), aad?.slice() ?? new Uint8Array(0));
+}
+
+/** The XChaCha20 subkey and 12-byte nonce for a 24-byte nonce (draft-irtf-cfrg-xchacha 2.3). */
+function xchachaSubkey(
+  key: Uint8Array,
+  nonce24: Uint8Array,
+): { subkey: Uint8Array; nonce12: Uint8Array } {
+  const subkey = hchacha20(key, nonce24.subarray(0, 16));
+  const nonce12 = new Uint8Array(12);
+  nonce12.set(nonce24.subarray(16, 24), 4);
+  return { subkey, nonce12 };
+}
+
+/** XChaCha20-Poly1305 under `key` (32 bytes) and `nonce` (24 bytes, safe to draw at random). */
+export function xchacha20poly1305(key: Bytes, nonce: Bytes, aad?: Bytes): Aead {
+  checkAeadArgs(key, nonce, aad, 24, "XChaCha20-Poly1305");
+  const { subkey, nonce12 } = xchachaSubkey(key, nonce);
+  return makeAead(subkey, nonce12, aad?.slice() ?? new Uint8Array(0));
+}
+
+// --- the MACs: the AEAD tag with the message as associated data -----------------------------------
+
+/**
+ * Kernel of chacha20-poly1305 and xchacha20-poly1305 as MACs. The one-time Poly1305 key depends on
+ * the nonce, which a verifying stream learns only at the end, so streams keep the message until
+ * then (use HMAC, GMAC or BLAKE3 to stream large inputs).
+ */
+class ChaChaMacKernel implements MacKernel {
+  readonly outputLength = TAG_LENGTH;
+  private readonly key: Uint8Array;
+  private readonly extended: boolean;
+
+  constructor(key: Bytes, extended: boolean) {
+    this.key = key.slice();
+    this.extended = extended;
+  }
+
+  compute(message: Bytes, out: Bytes, nonce?: Bytes): void {
+    if (nonce === undefined)
+      throw new KeyedError("BAD_INPUT", "the ChaCha20-Poly1305 MAC needs a nonce.");
+    let key = this.key;
+    let nonce12 = nonce;
+    let subkey: Uint8Array | undefined;
+    if (this.extended) {
+      ({ subkey, nonce12 } = xchachaSubkey(key, nonce));
+      key = subkey;
+    }
+    const { stream, polyKey } = keystreamAndPolyKey(key, nonce12);
+    stream.wipe();
+    aeadTag(polyKey, message, ZERO12.subarray(0, 0), 0, out, 0);
+    polyKey.fill(0);
+    subkey?.fill(0);
+  }
+
+  start(): MacKernelState {
+    const chunks: Uint8Array[] = [];
+    let length = 0;
+    return {
+      update: (chunk) => {
+        chunks.push(chunk.slice());
+        length += chunk.length;
+      },
+      finish: (out, nonce) => {
+        const message = new Uint8Array(length);
+        let offset = 0;
+        for (const c of chunks) {
+          message.set(c, offset);
+          offset += c.length;
+          c.fill(0);
+        }
+        this.compute(message, out, nonce);
+        message.fill(0);
+      },
+      wipe: () => {
+        for (const c of chunks) c.fill(0);
+        chunks.length = 0;
+      },
+    };
+  }
+
+  wipe(): void {
+    this.key.fill(0);
+  }
+}
+
+function chachaMacAlgorithm(name: MacName, extended: boolean): MacAlgorithm {
+  return {
+    name,
+    key: { kind: "fixed", length: 32 },
+    nonceLength: extended ? 24 : 12,
+    tag: { full: 16, safeMinimum: 16, maximum: 16, basis: "RFC 8439: the AEAD tag is 16 bytes" },
+    createKernel: (key) => new ChaChaMacKernel(key, extended),
+  };
+}
+
+export const CHACHA_MAC_ALGORITHMS = {
+  "chacha20-poly1305": chachaMacAlgorithm("chacha20-poly1305", false),
+  "xchacha20-poly1305": chachaMacAlgorithm("xchacha20-poly1305", true),
+} as const;

@@ -1,0 +1,289 @@
+/**
+ * Poly1305 (RFC 8439 section 2.5): tag = ((Σ (m_i + 2^(8·len_i)) · r^(n-i+1)) mod 2^130-5) + s
+ * mod 2^128, with r clamped. The key is one-time: two messages under one key reveal it.
+ *
+ * Technique: the accumulator and r are six limbs of 22 bits held in IEEE doubles. Every product is
+ * below 2^49.4 and every column sum below 2^52, so all arithmetic is exact integer arithmetic
+ * (doubles are exact below 2^53); carries are taken with Math.floor. 2^132 ≡ 20 (mod 2^130 - 5)
+ * folds the high columns back. No BigInt (not constant time), no branch or index on secret data;
+ * the final reduction selects with a mask.
+ */
+import { assertBytes, type Bytes } from "../core/bytes.js";
+import { KeyedError } from "../core/errors.js";
+import type { MacAlgorithm, MacKernel, MacKernelState } from "../core/mac.js";
+
+const LIMB = 4194304; // 2^22
+const INV_LIMB = 1 / LIMB; // exact: a power of two
+const MASK22 = 0x3fffff;
+
+function le32(b: Uint8Array, o: number): number {
+  return (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
+}
+
+/** The running state of one Poly1305 computation. */
+export class Poly1305State {
+  /** r in limbs, then 20·r (for the columns that wrap past 2^132). */
+  private readonly r = new Float64Array(12);
+  private readonly h = new Float64Array(6);
+  /** s, the second key half, as four little-endian words. */
+  private readonly s = new Uint32Array(4);
+  private readonly pending = new Uint8Array(16);
+  private pendingLength = 0;
+  /** Scratch for the final reduction. */
+  private readonly limbs = new Int32Array(6);
+  private readonly limbsG = new Int32Array(6);
+
+  /** `key` is 32 bytes: r ‖ s. */
+  constructor(key: Uint8Array, offset = 0) {
+    // Clamp r (RFC 8439 2.5.1): r &= 0x0ffffffc0ffffffc0ffffffc0fffffff.
+    const t0 = le32(key, offset) & 0x0fffffff;
+    const t1 = le32(key, offset + 4) & 0x0ffffffc;
+    const t2 = le32(key, offset + 8) & 0x0ffffffc;
+    const t3 = le32(key, offset + 12) & 0x0ffffffc;
+    const r = this.r;
+    splitLimbs(t0, t1, t2, t3, r);
+    for (let i = 0; i < 6; i++) r[6 + i] = 20 * r[i];
+    for (let i = 0; i < 4; i++) this.s[i] = le32(key, offset + 16 + 4 * i);
+  }
+
+  /** True when the clamped r or s is zero (a key that authenticates nothing). */
+  isWeak(): boolean {
+    let rBits = 0;
+    for (let i = 0; i < 6; i++) rBits |= this.r[i];
+    const sBits = this.s[0] | this.s[1] | this.s[2] | this.s[3];
+    return rBits === 0 || sBits === 0;
+  }
+
+  update(data: Uint8Array, offset = 0, end = data.length): this {
+    const pending = this.pending;
+    if (this.pendingLength > 0) {
+      while (this.pendingLength < 16 && offset < end)
+        pending[this.pendingLength++] = data[offset++];
+      if (this.pendingLength < 16) return this;
+      this.block(pending, 0, 1);
+      this.pendingLength = 0;
+    }
+    for (; end - offset >= 16; offset += 16) this.block(data, offset, 1);
+    while (offset < end) pending[this.pendingLength++] = data[offset++];
+    return this;
+  }
+
+  /** Absorbs zero bytes up to the next 16-byte boundary (the AEAD's pad16). */
+  padToBlock(): this {
+    if (this.pendingLength > 0) {
+      this.pending.fill(0, this.pendingLength);
+      this.block(this.pending, 0, 1);
+      this.pendingLength = 0;
+    }
+    return this;
+  }
+
+  /** h = (h + m + hibit·2^128) · r mod 2^130 - 5 (partially reduced). */
+  private block(m: Uint8Array, o: number, hibit: number): void {
+    const t0 = le32(m, o);
+    const t1 = le32(m, o + 4);
+    const t2 = le32(m, o + 8);
+    const t3 = le32(m, o + 12);
+    const h = this.h;
+    const r = this.r;
+    const h0 = h[0] + (t0 & MASK22);
+    const h1 = h[1] + (((t0 >>> 22) | (t1 << 10)) & MASK22);
+    const h2 = h[2] + (((t1 >>> 12) | (t2 << 20)) & MASK22);
+    const h3 = h[3] + ((t2 >>> 2) & MASK22);
+    const h4 = h[4] + (((t2 >>> 24) | (t3 << 8)) & MASK22);
+    const h5 = h[5] + ((t3 >>> 14) | (hibit << 18));
+    const r0 = r[0];
+    const r1 = r[1];
+    const r2 = r[2];
+    const r3 = r[3];
+    const r4 = r[4];
+    const r5 = r[5];
+    const v1 = r[7];
+    const v2 = r[8];
+    const v3 = r[9];
+    const v4 = r[10];
+    const v5 = r[11];
+    let d0 = h0 * r0 + h1 * v5 + h2 * v4 + h3 * v3 + h4 * v2 + h5 * v1;
+    let d1 = h0 * r1 + h1 * r0 + h2 * v5 + h3 * v4 + h4 * v3 + h5 * v2;
+    let d2 = h0 * r2 + h1 * r1 + h2 * r0 + h3 * v5 + h4 * v4 + h5 * v3;
+    let d3 = h0 * r3 + h1 * r2 + h2 * r1 + h3 * r0 + h4 * v5 + h5 * v4;
+    let d4 = h0 * r4 + h1 * r3 + h2 * r2 + h3 * r1 + h4 * r0 + h5 * v5;
+    let d5 = h0 * r5 + h1 * r4 + h2 * r3 + h3 * r2 + h4 * r1 + h5 * r0;
+    let c = Math.floor(d0 * INV_LIMB);
+    d0 -= c * LIMB;
+    d1 += c;
+    c = Math.floor(d1 * INV_LIMB);
+    d1 -= c * LIMB;
+    d2 += c;
+    c = Math.floor(d2 * INV_LIMB);
+    d2 -= c * LIMB;
+    d3 += c;
+    c = Math.floor(d3 * INV_LIMB);
+    d3 -= c * LIMB;
+    d4 += c;
+    c = Math.floor(d4 * INV_LIMB);
+    d4 -= c * LIMB;
+    d5 += c;
+    c = Math.floor(d5 * INV_LIMB);
+    d5 -= c * LIMB;
+    d0 += 20 * c;
+    c = Math.floor(d0 * INV_LIMB);
+    d0 -= c * LIMB;
+    h[0] = d0;
+    h[1] = d1 + c;
+    h[2] = d2;
+    h[3] = d3;
+    h[4] = d4;
+    h[5] = d5;
+  }
+
+  /** Writes the 16-byte tag to out[offset] and wipes the state. */
+  finish(out: Uint8Array, offset = 0): void {
+    if (this.pendingLength > 0) {
+      // The last partial block: its 0x01 byte stands in for the 2^128 bit.
+      const pending = this.pending;
+      pending[this.pendingLength] = 1;
+      pending.fill(0, this.pendingLength + 1);
+      this.block(pending, 0, 0);
+    }
+    // Full carry into 22-bit integer limbs, folding the bits at 2^130 and above back (×5). Two
+    // rounds: after the first, h < 2^130 + 2^15; after the second, h < 2^130.
+    const t = this.limbs;
+    for (let i = 0; i < 6; i++) t[i] = this.h[i];
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 5; i++) {
+        t[i + 1] += t[i] >>> 22;
+        t[i] &= MASK22;
+      }
+      const c = t[5] >>> 20;
+      t[5] &= 0xfffff;
+      t[0] += 5 * c;
+    }
+    for (let i = 0; i < 5; i++) {
+      t[i + 1] += t[i] >>> 22;
+      t[i] &= MASK22;
+    }
+    // g = h + 5 - 2^130; keep g if it is non-negative (h ≥ p), else h. Selected with a mask.
+    const g = this.limbsG;
+    let c = 5;
+    for (let i = 0; i < 5; i++) {
+      const v = t[i] + c;
+      g[i] = v & MASK22;
+      c = v >>> 22;
+    }
+    g[5] = t[5] + c;
+    const useG = -(g[5] >>> 20); // all ones when g ≥ 2^130, i.e. h ≥ p
+    g[5] &= 0xfffff;
+    for (let i = 0; i < 6; i++) t[i] = (t[i] & ~useG) | (g[i] & useG);
+    const h0 = t[0];
+    const h1 = t[1];
+    const h2 = t[2];
+    const h3 = t[3];
+    const h4 = t[4];
+    const h5 = t[5];
+    t.fill(0);
+    g.fill(0);
+    // h mod 2^128 as four words, plus s, little-endian.
+    const s = this.s;
+    let f = (h0 | (h1 << 22)) >>> 0;
+    let sum = f + s[0];
+    writeLe32(out, offset, sum);
+    f = ((h1 >>> 10) | (h2 << 12)) >>> 0;
+    sum = f + s[1] + Math.floor(sum / 0x100000000);
+    writeLe32(out, offset + 4, sum);
+    f = ((h2 >>> 20) | (h3 << 2) | (h4 << 24)) >>> 0;
+    sum = f + s[2] + Math.floor(sum / 0x100000000);
+    writeLe32(out, offset + 8, sum);
+    f = ((h4 >>> 8) | (h5 << 14)) >>> 0;
+    sum = f + s[3] + Math.floor(sum / 0x100000000);
+    writeLe32(out, offset + 12, sum);
+    this.wipe();
+  }
+
+  wipe(): void {
+    this.r.fill(0);
+    this.h.fill(0);
+    this.s.fill(0);
+    this.pending.fill(0);
+    this.pendingLength = 0;
+  }
+}
+
+function splitLimbs(t0: number, t1: number, t2: number, t3: number, out: Float64Array): void {
+  out[0] = t0 & MASK22;
+  out[1] = ((t0 >>> 22) | (t1 << 10)) & MASK22;
+  out[2] = ((t1 >>> 12) | (t2 << 20)) & MASK22;
+  out[3] = (t2 >>> 2) & MASK22;
+  out[4] = ((t2 >>> 24) | (t3 << 8)) & MASK22;
+  out[5] = t3 >>> 14;
+}
+
+function writeLe32(out: Uint8Array, o: number, v: number): void {
+  out[o] = v;
+  out[o + 1] = v >>> 8;
+  out[o + 2] = v >>> 16;
+  out[o + 3] = v >>> 24;
+}
+
+/** Poly1305 of `message` under a 32-byte one-time key (hazmat: no reuse check, no weak-key check). */
+export function poly1305(key: Bytes, message: Bytes): Bytes {
+  assertBytes(key, "key");
+  assertBytes(message, "message");
+  if (key.length !== 32) {
+    throw new KeyedError("KEY_LENGTH", `Poly1305 takes a 32-byte one-time key; got ${key.length}.`);
+  }
+  const out = new Uint8Array(16);
+  new Poly1305State(key).update(message).finish(out);
+  return out;
+}
+
+/** The safe-API kernel: one message per key, enforced by the Mac contract (`oneTime`). */
+class Poly1305Kernel implements MacKernel {
+  readonly outputLength = 16;
+  private readonly key: Uint8Array;
+
+  constructor(key: Bytes) {
+    const probe = new Poly1305State(key);
+    const weak = probe.isWeak();
+    probe.wipe();
+    if (weak) {
+      throw new KeyedError(
+        "KEY_WEAK",
+        "this Poly1305 key has an all-zero r or s half (after clamping): it would authenticate nothing.",
+      );
+    }
+    this.key = key.slice();
+  }
+
+  compute(message: Bytes, out: Bytes): void {
+    new Poly1305State(this.key).update(message).finish(out);
+  }
+
+  start(): MacKernelState {
+    const state = new Poly1305State(this.key);
+    return {
+      update: (chunk) => {
+        state.update(chunk);
+      },
+      finish: (out) => state.finish(out),
+      wipe: () => state.wipe(),
+    };
+  }
+
+  wipe(): void {
+    this.key.fill(0);
+  }
+}
+
+export const POLY1305_ALGORITHM: MacAlgorithm = {
+  name: "poly1305",
+  key: { kind: "fixed", length: 32 },
+  oneTime: true,
+  tag: {
+    full: 16,
+    safeMinimum: 10,
+    maximum: 16,
+    basis: "RFC 2104 section 5: at least 80 bits",
+  },
+  createKernel: (key) => new Poly1305Kernel(key),
+};
