@@ -5,8 +5,24 @@
 export { type Aead, chacha20poly1305, xchacha20poly1305 } from "./aead/chacha20poly1305.js";
 export { AesKey, aesEncryptBlock } from "./cipher/aes.js";
 export { ChaCha20, chacha20, hchacha20 } from "./cipher/chacha20.js";
+export { Blake3, type Blake3Options, blake3 } from "./hash/blake3.js";
 export type { HashFunction, HashState } from "./hash/hash.js";
 export { HASH_FUNCTIONS, type HashName } from "./hash/index.js";
+export {
+  type CshakeOptions,
+  cshake,
+  Keccak,
+  keccakF1600,
+  leftEncode,
+  rightEncode,
+  type Strength,
+  sha3_224,
+  sha3_256,
+  sha3_384,
+  sha3_512,
+  shake,
+  tupleHash,
+} from "./hash/keccak.js";
 export { Sha1, sha1 } from "./hash/sha1.js";
 export { Sha224, Sha256, sha224, sha256 } from "./hash/sha256.js";
 export {
@@ -23,4 +39,6 @@ export { hkdfExpand, hkdfExtract } from "./kdf/hkdf.js";
 export { aesCmacPrf128 } from "./mac/cmac.js";
 export { Ghash } from "./mac/ghash.js";
 export { gmac } from "./mac/gmac.js";
+export { type KmacOptions, kmac } from "./mac/kmac.js";
 export { Poly1305State, poly1305 } from "./mac/poly1305.js";
+export { siphash } from "./mac/siphash.js";

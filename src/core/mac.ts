@@ -106,7 +106,7 @@ export interface MacKernel {
 
 /** Key sizes: any length from a minimum, or exactly one of a few sizes. */
 export type KeyRule =
-  | { readonly kind: "variable" }
+  | { readonly kind: "variable"; readonly minimum?: number }
   | { readonly kind: "fixed"; readonly length: number };
 
 /** Tag sizes for one algorithm (all in bytes). */
@@ -196,10 +196,11 @@ export function checkKey(algorithm: MacAlgorithm, key: Bytes, options: MacOption
     }
     return;
   }
-  if (key.length < MIN_KEY_LENGTH && !options.allowShortKeys) {
+  const minimum = rule.minimum ?? MIN_KEY_LENGTH;
+  if (key.length < minimum && !options.allowShortKeys) {
     throw new KeyedError(
       "KEY_TOO_SHORT",
-      `${algorithm.name} keys must be at least ${MIN_KEY_LENGTH} bytes (128 bits); got ${key.length}. ` +
+      `${algorithm.name} keys must be at least ${minimum} bytes (${minimum * 8} bits); got ${key.length}. ` +
         "Use randomBytes(32) for a new key, or set allowShortKeys for test vectors and legacy protocols.",
     );
   }
@@ -270,6 +271,8 @@ export class PreparedMac implements Mac {
   private destroyed = false;
   private readonly oneTime: boolean;
   private used = false;
+  /** Set when the full tag is shorter than the safe minimum and allowShortTags was not given. */
+  private readonly shortTagReason: string | undefined;
 
   constructor(algorithm: MacAlgorithm, key: Bytes, options?: MacOptions) {
     assertBytes(key, "key");
@@ -289,6 +292,20 @@ export class PreparedMac implements Mac {
     this.scratch = new Uint8Array(this.kernel.outputLength);
     this.nonce = new Uint8Array(this.nonceLength);
     this.oneTime = algorithm.oneTime === true;
+    this.shortTagReason =
+      this.authLength < algorithm.tag.safeMinimum && !checked.allowShortTags
+        ? algorithm.tag.basis
+        : undefined;
+  }
+
+  /** Tags shorter than the safe minimum may be made (hash tables) but not checked without the flag. */
+  private checkVerifiable(): void {
+    if (this.shortTagReason !== undefined) {
+      throw new KeyedError(
+        "TAG_LENGTH",
+        `${this.algorithm} tags are ${this.authLength} bytes, too short to verify without allowShortTags: ${this.shortTagReason}.`,
+      );
+    }
   }
 
   /** Every use starts here: DESTROYED, then KEY_REUSED for a one-time key used before. */
@@ -328,6 +345,7 @@ export class PreparedMac implements Mac {
   verify(message: Bytes, tag: Bytes): boolean {
     assertBytes(message, "message");
     assertBytes(tag, "tag");
+    this.checkVerifiable();
     this.begin();
     // The tag is computed whatever the length of the candidate, so a wrong length costs the same.
     this.kernel.compute(message, this.scratch, this.readNonce(tag));
@@ -398,6 +416,7 @@ export class PreparedMac implements Mac {
 
   /** @internal */
   finishAndCompare(state: MacKernelState, tag: Bytes): boolean {
+    this.checkVerifiable();
     state.finish(this.scratch, this.readNonce(tag));
     return this.compareAndWipe(tag);
   }

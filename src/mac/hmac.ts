@@ -1,5 +1,6 @@
 /**
- * HMAC (RFC 2104, FIPS 198-1) over SHA-1 and SHA-2.
+ * HMAC (RFC 2104, FIPS 198-1) over SHA-1, SHA-2 and SHA-3 (whose HMAC block is the sponge rate,
+ * FIPS 202 A.2 note).
  *
  * HMAC(K, m) = H((K0 ^ opad) ‖ H((K0 ^ ipad) ‖ m)), K0 the key hashed if longer than a block and
  * zero-padded to one. The two padded-key blocks depend only on the key, so their compressions are
@@ -94,6 +95,10 @@ export const HMAC_HASHES = {
   "hmac-sha512": "sha512",
   "hmac-sha512-224": "sha512-224",
   "hmac-sha512-256": "sha512-256",
+  "hmac-sha3-224": "sha3-224",
+  "hmac-sha3-256": "sha3-256",
+  "hmac-sha3-384": "sha3-384",
+  "hmac-sha3-512": "sha3-512",
 } as const satisfies Partial<Record<MacName, HashName>>;
 
 export type HmacName = keyof typeof HMAC_HASHES;

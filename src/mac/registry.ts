@@ -10,10 +10,13 @@ import {
   type MacOptions,
   PreparedMac,
 } from "../core/mac.js";
+import { BLAKE3_ALGORITHM } from "./blake3.js";
 import { CMAC_ALGORITHMS } from "./cmac.js";
 import { GMAC_ALGORITHMS } from "./gmac.js";
 import { HMAC_ALGORITHMS } from "./hmac.js";
+import { KMAC_ALGORITHMS } from "./kmac.js";
 import { POLY1305_ALGORITHM } from "./poly1305.js";
+import { SIPHASH_ALGORITHMS } from "./siphash.js";
 
 const ALGORITHMS: Partial<Record<MacName, MacAlgorithm>> = {
   ...HMAC_ALGORITHMS,
@@ -21,6 +24,9 @@ const ALGORITHMS: Partial<Record<MacName, MacAlgorithm>> = {
   ...GMAC_ALGORITHMS,
   poly1305: POLY1305_ALGORITHM,
   ...CHACHA_MAC_ALGORITHMS,
+  ...KMAC_ALGORITHMS,
+  blake3: BLAKE3_ALGORITHM,
+  ...SIPHASH_ALGORITHMS,
 };
 
 /** The algorithm record for `name`, or UNKNOWN_ALGORITHM. */

@@ -151,6 +151,10 @@ const WYCHEPROOF: [string, MacName][] = [
   ["hmac_sha512_test.json", "hmac-sha512"],
   ["hmac_sha512_224_test.json", "hmac-sha512-224"],
   ["hmac_sha512_256_test.json", "hmac-sha512-256"],
+  ["hmac_sha3_224_test.json", "hmac-sha3-224"],
+  ["hmac_sha3_256_test.json", "hmac-sha3-256"],
+  ["hmac_sha3_384_test.json", "hmac-sha3-384"],
+  ["hmac_sha3_512_test.json", "hmac-sha3-512"],
 ];
 
 describe("Wycheproof HMAC", () => {

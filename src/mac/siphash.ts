@@ -1,0 +1,321 @@
+/**
+ * SipHash-2-4 and SipHash-1-3 (Aumasson and Bernstein, "SipHash: a fast short-input PRF", 2012),
+ * with 64- and 128-bit output, over 16-byte keys. 64-bit words are (high, low) pairs of 32-bit
+ * integers; additions carry through a double. No data-dependent branch or index.
+ *
+ * A 64-bit tag is for hash-table keys and other local uses, where nobody can test guesses against
+ * it. Authenticating messages an attacker can retry needs a longer tag: the Mac contract lets
+ * siphash-2-4 and siphash-1-3 tag freely but refuses to verify their 8-byte tags unless
+ * allowShortTags is set. siphash-2-4-128 and siphash-1-3-128 carry 16-byte tags.
+ */
+import { assertBytes, type Bytes } from "../core/bytes.js";
+import { KeyedError } from "../core/errors.js";
+import {
+  type MacAlgorithm,
+  type MacKernel,
+  type MacKernelState,
+  type MacName,
+  type MacOptions,
+  PreparedMac,
+} from "../core/mac.js";
+
+const TWO_32 = 0x100000000;
+
+/** v0..v3 as (high, low) pairs at [0,1], [2,3], [4,5], [6,7]. */
+type SipState = Int32Array;
+
+/** `n` SipRounds (section 2.1) on the state. */
+function sipRounds(v: SipState, n: number): void {
+  let v0h = v[0];
+  let v0l = v[1];
+  let v1h = v[2];
+  let v1l = v[3];
+  let v2h = v[4];
+  let v2l = v[5];
+  let v3h = v[6];
+  let v3l = v[7];
+  let sum: number;
+  let t: number;
+  for (let i = 0; i < n; i++) {
+    // v0 += v1; v1 = rotl(v1, 13) ^ v0; v0 = rotl(v0, 32)
+    sum = (v0l >>> 0) + (v1l >>> 0);
+    v0h = (v0h + v1h + ((sum / TWO_32) | 0)) | 0;
+    v0l = sum | 0;
+    t = (v1h << 13) | (v1l >>> 19);
+    v1l = ((v1l << 13) | (v1h >>> 19)) ^ v0l;
+    v1h = t ^ v0h;
+    t = v0h;
+    v0h = v0l;
+    v0l = t;
+    // v2 += v3; v3 = rotl(v3, 16) ^ v2
+    sum = (v2l >>> 0) + (v3l >>> 0);
+    v2h = (v2h + v3h + ((sum / TWO_32) | 0)) | 0;
+    v2l = sum | 0;
+    t = (v3h << 16) | (v3l >>> 16);
+    v3l = ((v3l << 16) | (v3h >>> 16)) ^ v2l;
+    v3h = t ^ v2h;
+    // v0 += v3; v3 = rotl(v3, 21) ^ v0
+    sum = (v0l >>> 0) + (v3l >>> 0);
+    v0h = (v0h + v3h + ((sum / TWO_32) | 0)) | 0;
+    v0l = sum | 0;
+    t = (v3h << 21) | (v3l >>> 11);
+    v3l = ((v3l << 21) | (v3h >>> 11)) ^ v0l;
+    v3h = t ^ v0h;
+    // v2 += v1; v1 = rotl(v1, 17) ^ v2; v2 = rotl(v2, 32)
+    sum = (v2l >>> 0) + (v1l >>> 0);
+    v2h = (v2h + v1h + ((sum / TWO_32) | 0)) | 0;
+    v2l = sum | 0;
+    t = (v1h << 17) | (v1l >>> 15);
+    v1l = ((v1l << 17) | (v1h >>> 15)) ^ v2l;
+    v1h = t ^ v2h;
+    t = v2h;
+    v2h = v2l;
+    v2l = t;
+  }
+  v[0] = v0h;
+  v[1] = v0l;
+  v[2] = v1h;
+  v[3] = v1l;
+  v[4] = v2h;
+  v[5] = v2l;
+  v[6] = v3h;
+  v[7] = v3l;
+}
+
+function le32(b: Uint8Array, o: number): number {
+  return b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24);
+}
+
+/** SipHash-c-d under one key: the initialized state is computed once. */
+export class SipHashKernel implements MacKernel {
+  readonly outputLength: number;
+  private readonly c: number;
+  private readonly d: number;
+  private readonly initial = new Int32Array(8);
+  private readonly v = new Int32Array(8);
+  private readonly tail = new Uint8Array(8);
+
+  constructor(key: Uint8Array, c: number, d: number, outputLength: 8 | 16) {
+    this.c = c;
+    this.d = d;
+    this.outputLength = outputLength;
+    const k0l = le32(key, 0);
+    const k0h = le32(key, 4);
+    const k1l = le32(key, 8);
+    const k1h = le32(key, 12);
+    // "somepseudorandomlygeneratedbytes" (section 2.1).
+    const v = this.initial;
+    v[0] = k0h ^ 0x736f6d65;
+    v[1] = k0l ^ 0x70736575;
+    v[2] = k1h ^ 0x646f7261;
+    v[3] = k1l ^ 0x6e646f6d ^ (outputLength === 16 ? 0xee : 0);
+    v[4] = k0h ^ 0x6c796765;
+    v[5] = k0l ^ 0x6e657261;
+    v[6] = k1h ^ 0x74656462;
+    v[7] = k1l ^ 0x79746573;
+  }
+
+  /** Absorbs one 64-bit little-endian word m = (high, low). */
+  private word(v: SipState, high: number, low: number): void {
+    v[6] ^= high;
+    v[7] ^= low;
+    sipRounds(v, this.c);
+    v[0] ^= high;
+    v[1] ^= low;
+  }
+
+  /** The full computation over data[0..end) into v; returns nothing, leaves v finalized input. */
+  private absorbAll(v: SipState, data: Uint8Array, end: number, totalLength: number): void {
+    let o = 0;
+    for (; o + 8 <= end; o += 8) this.word(v, le32(data, o + 4), le32(data, o));
+    // Last word: the remaining bytes, with the length mod 256 in the top byte.
+    const tail = this.tail;
+    tail.fill(0);
+    for (let i = 0; o + i < end; i++) tail[i] = data[o + i];
+    tail[7] = totalLength & 0xff;
+    this.word(v, le32(tail, 4), le32(tail, 0));
+    tail.fill(0);
+  }
+
+  /** Finalization (section 2.1): 64 bits, or 128 bits for the SipHash-128 variant. */
+  private finalize(v: SipState, out: Uint8Array): void {
+    v[5] ^= this.outputLength === 16 ? 0xee : 0xff;
+    sipRounds(v, this.d);
+    writeLe64(out, 0, v[0] ^ v[2] ^ v[4] ^ v[6], v[1] ^ v[3] ^ v[5] ^ v[7]);
+    if (this.outputLength === 16) {
+      v[3] ^= 0xdd;
+      sipRounds(v, this.d);
+      writeLe64(out, 8, v[0] ^ v[2] ^ v[4] ^ v[6], v[1] ^ v[3] ^ v[5] ^ v[7]);
+    }
+    v.fill(0);
+  }
+
+  compute(message: Bytes, out: Bytes): void {
+    const v = this.v;
+    v.set(this.initial);
+    this.absorbAll(v, message, message.length, message.length);
+    this.finalize(v, out);
+  }
+
+  /** The 64-bit result's halves into halves[0] (low) and halves[1] (high); 64-bit output only. */
+  computeHalves(message: Uint8Array, halves: Uint32Array): void {
+    const v = this.v;
+    v.set(this.initial);
+    this.absorbAll(v, message, message.length, message.length);
+    v[5] ^= 0xff;
+    sipRounds(v, this.d);
+    halves[0] = v[1] ^ v[3] ^ v[5] ^ v[7];
+    halves[1] = v[0] ^ v[2] ^ v[4] ^ v[6];
+    v.fill(0);
+  }
+
+  start(): MacKernelState {
+    const v = this.initial.slice();
+    const pending = new Uint8Array(8);
+    let pendingLength = 0;
+    let total = 0;
+    return {
+      update: (chunk) => {
+        total += chunk.length;
+        let o = 0;
+        while (pendingLength > 0 && pendingLength < 8 && o < chunk.length)
+          pending[pendingLength++] = chunk[o++];
+        if (pendingLength === 8) {
+          this.word(v, le32(pending, 4), le32(pending, 0));
+          pendingLength = 0;
+        }
+        for (; o + 8 <= chunk.length; o += 8) this.word(v, le32(chunk, o + 4), le32(chunk, o));
+        while (o < chunk.length) pending[pendingLength++] = chunk[o++];
+      },
+      finish: (out) => {
+        this.absorbAll(v, pending, pendingLength, total);
+        this.finalize(v, out);
+        pending.fill(0);
+      },
+      wipe: () => {
+        v.fill(0);
+        pending.fill(0);
+      },
+    };
+  }
+
+  wipe(): void {
+    this.initial.fill(0);
+    this.v.fill(0);
+  }
+}
+
+function writeLe64(out: Uint8Array, o: number, high: number, low: number): void {
+  for (let i = 0; i < 4; i++) {
+    out[o + i] = low >>> (8 * i);
+    out[o + 4 + i] = high >>> (8 * i);
+  }
+}
+
+// --- registry and the hash-table fast path -------------------------------------------------------
+
+type SipName = "siphash-2-4" | "siphash-1-3" | "siphash-2-4-128" | "siphash-1-3-128";
+
+const SHORT_TAG_BASIS =
+  "a 64-bit SipHash tag is for hash-table keys and other local uses, not for authenticating " +
+  "messages an attacker can retry; use siphash-2-4-128 or an HMAC, or set allowShortTags to verify anyway";
+
+function sipAlgorithm(name: SipName, c: number, d: number, outputLength: 8 | 16): MacAlgorithm {
+  return {
+    name,
+    key: { kind: "fixed", length: 16 },
+    tag: {
+      full: outputLength,
+      safeMinimum: 10,
+      maximum: outputLength,
+      basis: outputLength === 8 ? SHORT_TAG_BASIS : "RFC 2104 section 5: at least 80 bits",
+    },
+    createKernel: (key) => new SipHashKernel(key, c, d, outputLength),
+  };
+}
+
+export const SIPHASH_ALGORITHMS: Record<SipName, MacAlgorithm> = {
+  "siphash-2-4": sipAlgorithm("siphash-2-4", 2, 4, 8),
+  "siphash-1-3": sipAlgorithm("siphash-1-3", 1, 3, 8),
+  "siphash-2-4-128": sipAlgorithm("siphash-2-4-128", 2, 4, 16),
+  "siphash-1-3-128": sipAlgorithm("siphash-1-3-128", 1, 3, 16),
+};
+
+/** A SipHash prepared key with a hash-table fast path beside the Mac methods. */
+export class SipHashMac extends PreparedMac {
+  private readonly halves = new Uint32Array(2);
+
+  /** The 64-bit SipHash of `bytes` as an unsigned bigint (the tag read little-endian). */
+  hash64(bytes: Bytes): bigint {
+    const h = this.hashHalves(bytes);
+    return (BigInt(h[1]) << 32n) | BigInt(h[0]);
+  }
+
+  /**
+   * The 64-bit SipHash of `bytes` as two 32-bit halves, [low, high], written to `out` (or to an
+   * array owned by this object, overwritten by the next call). No allocation with `out`.
+   */
+  hashHalves(bytes: Bytes, out: Uint32Array = this.halves): Uint32Array {
+    assertBytes(bytes, "bytes");
+    if (this.isDestroyed)
+      throw new KeyedError("DESTROYED", `this ${this.algorithm} key was destroyed.`);
+    const kernel = this.kernel as SipHashKernel;
+    if (kernel.outputLength !== 8) {
+      throw new KeyedError(
+        "BAD_INPUT",
+        `${this.algorithm} has a 128-bit output; hash64 is for the 64-bit SipHash.`,
+      );
+    }
+    kernel.computeHalves(bytes, out);
+    return out;
+  }
+}
+
+function sipMac(name: SipName, key: Bytes, options?: MacOptions): SipHashMac {
+  return new SipHashMac(SIPHASH_ALGORITHMS[name], key, options);
+}
+
+/** SipHash-2-4 with a 64-bit tag: for hash tables (tag, hash64, hashHalves). */
+export const siphash24 = (key: Bytes, options?: MacOptions) => sipMac("siphash-2-4", key, options);
+/** SipHash-1-3 with a 64-bit tag: faster, for hash tables. */
+export const siphash13 = (key: Bytes, options?: MacOptions) => sipMac("siphash-1-3", key, options);
+/** SipHash-2-4 with a 128-bit tag. */
+export const siphash24_128 = (key: Bytes, options?: MacOptions) =>
+  sipMac("siphash-2-4-128", key, options);
+/** SipHash-1-3 with a 128-bit tag. */
+export const siphash13_128 = (key: Bytes, options?: MacOptions) =>
+  sipMac("siphash-1-3-128", key, options);
+
+/** SipHash-c-d of `message` in one call (hazmat: no policy). `outLength` 8 or 16. */
+export function siphash(
+  key: Bytes,
+  message: Bytes,
+  options: { c?: number; d?: number; outLength?: 8 | 16 } = {},
+): Bytes {
+  assertBytes(key, "key");
+  assertBytes(message, "message");
+  if (key.length !== 16)
+    throw new KeyedError("KEY_LENGTH", `SipHash takes a 16-byte key; got ${key.length}.`);
+  const { c = 2, d = 4, outLength = 8 } = options;
+  for (const [name, value] of [
+    ["c", c],
+    ["d", d],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 1 || value > 64) {
+      throw new KeyedError(
+        "BAD_INPUT",
+        `options.${name} must be a round count from 1 to 64; got ${value}.`,
+      );
+    }
+  }
+  if (outLength !== 8 && outLength !== 16) {
+    throw new KeyedError("BAD_INPUT", `options.outLength must be 8 or 16; got ${outLength}.`);
+  }
+  const kernel = new SipHashKernel(key, c, d, outLength);
+  const out = new Uint8Array(outLength);
+  kernel.compute(message, out);
+  kernel.wipe();
+  return out;
+}
+
+export const isSipName = (name: MacName): name is SipName => name in SIPHASH_ALGORITHMS;
