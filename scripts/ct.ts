@@ -1,0 +1,279 @@
+/**
+ * `npm run ct`: dudect-style timing checks (Reparaz, Balasch, Verbauwhede, DATE 2017) of the
+ * comparisons and verifications that handle secret tags. See docs/constant-time.md.
+ *
+ *   npm run ct                    about 1.5 min
+ *   npm run ct -- --quick         about 15 s
+ *   npm run ct -- --seconds 30    measuring time per target
+ *   npm run ct -- --only verify   only the targets whose label contains "verify" (and the control)
+ *   npm run ct -- --write-doc     also puts the table into docs/constant-time.md
+ *
+ * Exit code 1 when a target whose classes share an outcome shows |t| >= 10, or when the control
+ * does not.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { parseArgs } from "node:util";
+import { AesKey, Ghash, poly1305 } from "../src/hazmat.js";
+import { type Bytes, equal, mac, randomBytes } from "../src/index.js";
+import {
+  defineTarget,
+  formatTable,
+  type InputClass,
+  type Result,
+  randomInput,
+  runTarget,
+  T_LEAK,
+  type Target,
+} from "./ct/dudect.js";
+
+/**
+ * A copy of `bytes`, with byte `index` changed to a different random value when `change` is set.
+ * Both classes allocate and draw the same, so that heap layout cannot tell them apart.
+ */
+function variant(bytes: Bytes, index: number, change: boolean): Bytes {
+  const delta = 1 + (randomInput(1)[0] % 255);
+  const out = bytes.slice();
+  if (change) out[index] ^= delta;
+  return out;
+}
+
+/** Index of the last byte of a 32-byte tag. */
+const LAST = 31;
+
+interface Pair {
+  a: Bytes;
+  b: Bytes;
+}
+
+interface Verification {
+  message: Bytes;
+  tag: Bytes;
+}
+
+/** Fresh random tags for every measurement, so the classes differ only where they are meant to. */
+function equalTarget(classes: [string, string], make: (cls: InputClass, a: Bytes) => Bytes) {
+  return defineTarget<Pair>({
+    name: "equal (32 B)",
+    classes,
+    revealsOutcome: classes[0] === "equal",
+    batch: 32,
+    input(cls) {
+      const a = randomInput(32);
+      return { a, b: make(cls, a) };
+    },
+    run({ a, b }) {
+      return equal(a, b);
+    },
+  });
+}
+
+function verifyTarget(
+  name: "hmac-sha256" | "cmac-aes128",
+  classes: [string, string],
+  make: (cls: InputClass, tag: Bytes) => Bytes,
+) {
+  const m = mac(name, randomBytes(name === "cmac-aes128" ? 16 : 32));
+  return defineTarget<Verification>({
+    name: `${name} verify (64 B message)`,
+    classes,
+    revealsOutcome: classes[0] === "correct tag",
+    batch: 16,
+    input(cls) {
+      const message = randomInput(64);
+      return { message, tag: make(cls, m.tag(message)) };
+    },
+    run({ message, tag }) {
+      return m.verify(message, tag);
+    },
+  });
+}
+
+/**
+ * Kernel targets in dudect's classic form: a fixed input against fresh random ones. Both classes
+ * are prepared by the same steps (a copy of fixed bytes or of random bytes), so only the values
+ * differ.
+ */
+function fixedVsRandom<I>(
+  name: string,
+  length: number,
+  batch: number,
+  prepare: (bytes: Bytes) => I,
+  run: (input: I) => unknown,
+) {
+  const fixed = randomBytes(length);
+  return defineTarget<I>({
+    name,
+    classes: ["fixed", "random"],
+    batch,
+    input(cls) {
+      // The same allocations and draws for both classes: a random draw, then one copy.
+      const random = randomInput(length);
+      return prepare((cls === 0 ? fixed : random).slice());
+    },
+    run,
+  });
+}
+
+const block = new Uint8Array(16);
+const out16 = new Uint8Array(16);
+const aesKey = new AesKey(randomBytes(16));
+const ghashFixed = new Ghash(randomBytes(16));
+const polyMessage = randomBytes(64);
+const polyKey = randomBytes(32);
+
+const kernelTargets: Target<unknown>[] = [
+  // AES: timing must depend on neither the key (schedule and rounds) nor the data.
+  fixedVsRandom(
+    "AES-128 encrypt block: key",
+    16,
+    16,
+    (key) => new AesKey(key),
+    (key) => key.encryptBlock(block, 0, out16, 0),
+  ),
+  fixedVsRandom(
+    "AES-128 encrypt block: plaintext",
+    16,
+    16,
+    (p) => p,
+    (p) => aesKey.encryptBlock(p, 0, out16, 0),
+  ),
+  // GHASH: neither H nor the data may matter.
+  fixedVsRandom(
+    "GHASH block: subkey H",
+    16,
+    16,
+    (h) => new Ghash(h),
+    (g) => g.updateBlock(block, 0),
+  ),
+  fixedVsRandom(
+    "GHASH block: data",
+    16,
+    16,
+    (d) => d,
+    (d) => ghashFixed.updateBlock(d, 0),
+  ),
+  // Poly1305: the key (r, s) and the message.
+  fixedVsRandom(
+    "Poly1305 (64 B): key",
+    32,
+    8,
+    (k) => k,
+    (k) => poly1305(k, polyMessage),
+  ),
+  fixedVsRandom(
+    "Poly1305 (64 B): message",
+    64,
+    8,
+    (m) => m,
+    (m) => poly1305(polyKey, m),
+  ),
+];
+
+/** Returns at the first difference: the textbook leak that `equal` exists to avoid. */
+function naiveEqual(a: Bytes, b: Bytes): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function controlTarget(): Target<unknown> {
+  // Fixed inputs are enough here, and avoid allocating 8 KiB per measurement.
+  const a = randomBytes(4096);
+  const b = [variant(a, 0, true), variant(a, a.length - 1, true)];
+  return defineTarget<Bytes>({
+    name: "naive early-exit compare (4096 B)",
+    classes: ["first byte differs", "last byte differs"],
+    control: true,
+    batch: 4,
+    input(cls) {
+      return b[cls];
+    },
+    run(candidate) {
+      return naiveEqual(a, candidate);
+    },
+  });
+}
+
+const targets: Target<unknown>[] = [
+  equalTarget(["equal", "first byte differs"], (cls, a) => variant(a, 0, cls === 1)),
+  equalTarget(["first byte differs", "last byte differs"], (cls, a) =>
+    variant(a, cls === 0 ? 0 : LAST, true),
+  ),
+  verifyTarget("hmac-sha256", ["correct tag", "first byte wrong"], (cls, tag) =>
+    variant(tag, 0, cls === 1),
+  ),
+  verifyTarget("hmac-sha256", ["first byte wrong", "last byte wrong"], (cls, tag) =>
+    variant(tag, cls === 0 ? 0 : LAST, true),
+  ),
+  verifyTarget("cmac-aes128", ["correct tag", "first byte wrong"], (cls, tag) =>
+    variant(tag, 0, cls === 1),
+  ),
+  verifyTarget("cmac-aes128", ["first byte wrong", "last byte wrong"], (cls, tag) =>
+    variant(tag, cls === 0 ? 0 : 15, true),
+  ),
+  ...kernelTargets,
+  controlTarget(),
+];
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    seconds: { type: "string" },
+    only: { type: "string" },
+    "write-doc": { type: "boolean", default: false },
+  },
+});
+const label = (t: Target<unknown>) => `${t.name}: ${t.classes[0]} vs ${t.classes[1]}`;
+const only = values.only;
+if (only !== undefined && values["write-doc"]) throw new Error("--only and --write-doc conflict");
+// The control always runs: without it a quiet result means nothing.
+const selected = targets.filter((t) => t.control || only === undefined || label(t).includes(only));
+const seconds = values.seconds === undefined ? (values.quick ? 2.5 : 10) : Number(values.seconds);
+if (!(seconds > 0)) throw new Error(`--seconds must be a positive number, not ${values.seconds}`);
+
+const started = performance.now();
+const results: Result[] = [];
+for (const target of selected) {
+  process.stderr.write(`${label(target)} ... `);
+  // The control leaks by orders of magnitude; a fraction of the time shows it.
+  const result = runTarget(target, { seconds: target.control ? seconds / 4 : seconds });
+  process.stderr.write(`|t| = ${result.maxT.toFixed(2)}\n`);
+  results.push(result);
+}
+const elapsed = (performance.now() - started) / 1000;
+
+const cpu = cpus();
+const environment =
+  `Node ${process.version}, ${process.platform}/${process.arch}, ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}; ` +
+  `${values.quick ? "--quick, " : ""}${seconds} s per target, ${elapsed.toFixed(0)} s in all; ` +
+  new Date().toISOString().slice(0, 10);
+const table = formatTable(results);
+console.log(`\n${table}\n\n${environment}`);
+
+// Targets whose classes differ in outcome are reported but do not fail the run (see Target).
+const failures = results.filter((r) =>
+  r.control ? r.maxT < T_LEAK : !r.revealsOutcome && r.maxT >= T_LEAK,
+);
+for (const r of failures) {
+  console.log(
+    r.control
+      ? `FAIL: the control "${r.name}" shows no leak; the measurements cannot be trusted.`
+      : `FAIL: "${r.name}" (${r.classes[0]} vs ${r.classes[1]}) leaks, |t| = ${r.maxT.toFixed(2)}.`,
+  );
+}
+if (failures.length > 0) process.exitCode = 1;
+
+if (values["write-doc"]) {
+  // The doc keeps its prose; only the block between these markers is replaced.
+  const path = new URL("../docs/constant-time.md", import.meta.url);
+  const begin = "<!-- ct:results:begin -->";
+  const end = "<!-- ct:results:end -->";
+  const doc = readFileSync(path, "utf8");
+  const from = doc.indexOf(begin);
+  const to = doc.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`docs/constant-time.md lacks the ${begin} markers`);
+  const block = `${begin}\n${table}\n\n${environment}\n${end}`;
+  writeFileSync(path, doc.slice(0, from) + block + doc.slice(to + end.length));
+  console.log("docs/constant-time.md updated.");
+}
