@@ -18,6 +18,7 @@ export {
 } from "./core/bytes.js";
 export { equal } from "./core/equal.js";
 export { KeyedError, type KeyedErrorCode } from "./core/errors.js";
+export { encodeFields, encodeFieldsTuple, type Field } from "./core/fields.js";
 export type { Mac, MacName, MacOptions, MacStream } from "./core/mac.js";
 export { randomBytes } from "./core/random.js";
 export { type HkdfHash, type HkdfOptions, hkdf } from "./kdf/hkdf.js";
@@ -28,3 +29,20 @@ export { type HmacHash, hmac } from "./mac/hmac.js";
 export { kmac128, kmac256 } from "./mac/kmac.js";
 export { type MacInfo, mac, macInfo, macNames } from "./mac/registry.js";
 export { SipHashMac, siphash13, siphash13_128, siphash24, siphash24_128 } from "./mac/siphash.js";
+export {
+  type Opened,
+  type OpenOptions,
+  open,
+  SEAL_ALGORITHMS,
+  type SealAlgorithm,
+  type SealOptions,
+  seal,
+} from "./safe/envelope.js";
+export { type DeriveKeysOptions, deriveKeys, generateKey } from "./safe/keys.js";
+export { ReplayWindow, type ReplayWindowOptions } from "./safe/replay.js";
+export {
+  defaultMaxFailures,
+  Verifier,
+  type VerifierOptions,
+  type VerifierStatus,
+} from "./safe/verifier.js";

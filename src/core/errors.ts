@@ -26,7 +26,13 @@ export type KeyedErrorCode =
   /** A Mac or stream used after `destroy()`. */
   | "DESTROYED"
   /** A stream used after it produced its digest. */
-  | "FINISHED";
+  | "FINISHED"
+  /** A sealed token older than maxAgeSeconds (plus the allowed clock skew). */
+  | "EXPIRED"
+  /** A sealed token dated in the future beyond the allowed clock skew. */
+  | "NOT_YET_VALID"
+  /** A counter seen before, or older than the replay window. */
+  | "REPLAYED";
 
 export class KeyedError extends Error {
   readonly code: KeyedErrorCode;

@@ -9,7 +9,10 @@
 import { assertBytes, assertInteger, type Bytes, copyBytes } from "./bytes.js";
 import { equalPrefix } from "./equal.js";
 import { KeyedError } from "./errors.js";
+import { encodeFields, encodeFieldsTuple, type Field } from "./fields.js";
 import { fillRandom } from "./random.js";
+
+export type { Field } from "./fields.js";
 
 /** Every MAC name in keyed's design; `macNames()` lists the ones this build offers. */
 export type MacName =
@@ -71,6 +74,14 @@ export interface Mac {
   stream(): MacStream;
   /** Overwrites the key-derived state with zeros; any later call throws DESTROYED. */
   destroy(): void;
+  /**
+   * The tag of a message made of fields, canonically encoded with a purpose label (docs/fields.md),
+   * so that ("ab", "c") and ("a", "bc") never share a tag and tags for one purpose are no use for
+   * another. Strings are encoded as UTF-8.
+   */
+  tagFields(purpose: string, fields: readonly Field[], out?: Bytes): Bytes;
+  /** `verify` for `tagFields`. */
+  verifyFields(purpose: string, fields: readonly Field[], tag: Bytes): boolean;
 }
 
 export interface MacStream {
@@ -144,6 +155,8 @@ export interface MacAlgorithm {
    * use throws KEY_REUSED.
    */
   readonly oneTime?: boolean;
+  /** "tuple": tagFields uses SP 800-185's TupleHash encoding (KMAC) instead of keyed's own. */
+  readonly fieldEncoding?: "tuple";
   /** Option names the algorithm accepts beyond the common ones (e.g. "customization"). */
   readonly extraOptions?: readonly (keyof MacOptions)[];
   /** Builds the prepared key. `key` is keyed's own copy, wiped after this returns. */
@@ -271,6 +284,7 @@ export class PreparedMac implements Mac {
   private destroyed = false;
   private readonly oneTime: boolean;
   private used = false;
+  private readonly encode: (purpose: string, fields: readonly Field[]) => Uint8Array;
   /** Set when the full tag is shorter than the safe minimum and allowShortTags was not given. */
   private readonly shortTagReason: string | undefined;
 
@@ -292,6 +306,7 @@ export class PreparedMac implements Mac {
     this.scratch = new Uint8Array(this.kernel.outputLength);
     this.nonce = new Uint8Array(this.nonceLength);
     this.oneTime = algorithm.oneTime === true;
+    this.encode = algorithm.fieldEncoding === "tuple" ? encodeFieldsTuple : encodeFields;
     this.shortTagReason =
       this.authLength < algorithm.tag.safeMinimum && !checked.allowShortTags
         ? algorithm.tag.basis
@@ -350,6 +365,14 @@ export class PreparedMac implements Mac {
     // The tag is computed whatever the length of the candidate, so a wrong length costs the same.
     this.kernel.compute(message, this.scratch, this.readNonce(tag));
     return this.compareAndWipe(tag);
+  }
+
+  tagFields(purpose: string, fields: readonly Field[], out?: Bytes): Bytes {
+    return this.tag(this.encode(purpose, fields), out);
+  }
+
+  verifyFields(purpose: string, fields: readonly Field[], tag: Bytes): boolean {
+    return this.verify(this.encode(purpose, fields), tag);
   }
 
   stream(): MacStream {

@@ -8,6 +8,7 @@
  */
 import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
+import { leftEncode, rightEncode } from "../core/fields.js";
 import { assertDigestTarget, type HashFunction, type HashState } from "./hash.js";
 
 // Round constants (FIPS 202 3.2.5, the rc(t) LFSR), ρ offsets and π positions (3.2.2, 3.2.3),
@@ -295,29 +296,9 @@ export function shake(strength: Strength, message: Bytes, length: number): Bytes
   return k.xof(length);
 }
 
-// --- SP 800-185 section 2.3 encodings ------------------------------------------------------------
+// --- SP 800-185 section 2.3 encodings (left_encode and right_encode live in core/fields.ts) -------
 
-/** Big-endian bytes of a non-negative integer below 2^53 (at least one byte). */
-function integerBytes(x: number): number[] {
-  const bytes: number[] = [];
-  do {
-    bytes.unshift(x % 256);
-    x = Math.floor(x / 256);
-  } while (x > 0);
-  return bytes;
-}
-
-/** left_encode(x) (2.3.1): the byte count, then x big-endian. */
-export function leftEncode(x: number): Uint8Array {
-  const bytes = integerBytes(x);
-  return Uint8Array.of(bytes.length, ...bytes);
-}
-
-/** right_encode(x) (2.3.1): x big-endian, then the byte count. */
-export function rightEncode(x: number): Uint8Array {
-  const bytes = integerBytes(x);
-  return Uint8Array.of(...bytes, bytes.length);
-}
+export { leftEncode, rightEncode };
 
 /** The prefix of encode_string(S) (2.3.2): left_encode of S's length in bits. */
 export function encodeStringPrefix(byteLength: number): Uint8Array {

@@ -120,6 +120,7 @@ function kmacAlgorithm(name: MacName, strength: Strength): MacAlgorithm {
       basis: "SP 800-185 8.4.2 and keyed's default: at least 80 bits",
     },
     extraOptions: ["customization"],
+    fieldEncoding: "tuple",
     createKernel: (key, outputLength, options) =>
       new KmacKernel(
         strength,

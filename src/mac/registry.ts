@@ -8,6 +8,7 @@ import {
   type MacAlgorithm,
   type MacName,
   type MacOptions,
+  MIN_KEY_LENGTH,
   PreparedMac,
 } from "../core/mac.js";
 import { BLAKE3_ALGORITHM } from "./blake3.js";
@@ -56,6 +57,8 @@ export interface MacInfo {
   name: MacName;
   /** Exact key size in bytes, or undefined for any length (16 bytes at least by default). */
   keyLength: number | undefined;
+  /** The key size generateKey() uses: the exact size, else the full tag length, at least 16. */
+  recommendedKeyLength: number;
   /** Default tag length in bytes (nonce included, for MACs that carry one). */
   tagLength: number;
   /** Bytes of nonce at the front of each tag (GMAC, ChaCha20-Poly1305), else 0. */
@@ -72,6 +75,8 @@ export function macInfo(name: MacName): MacInfo {
   return {
     name: a.name,
     keyLength: a.key.kind === "fixed" ? a.key.length : undefined,
+    recommendedKeyLength:
+      a.key.kind === "fixed" ? a.key.length : Math.max(a.key.minimum ?? MIN_KEY_LENGTH, a.tag.full),
     tagLength: (a.nonceLength ?? 0) + a.tag.full,
     nonceLength: a.nonceLength ?? 0,
     minTagLength: a.tag.safeMinimum,

@@ -1,0 +1,232 @@
+/**
+ * A small timing harness: no bench library, so what is measured is plain to see.
+ *
+ * Each case times its contenders interleaved: one batch of each per round, round after round, so
+ * a noisy moment (another process, a thermal step, a GC elsewhere) lands on all of them alike. A
+ * batch runs long enough (~25 ms) that the clock's resolution and the loop do not matter, and the
+ * median over rounds throws out the batches a noisy moment did hit.
+ */
+import { PerformanceObserver } from "node:perf_hooks";
+
+/** One implementation under test. `fn` performs one operation and passes its result to `consume`. */
+export interface Contender {
+  /** The library: "keyed" is ours; every other name is a peer. */
+  name: string;
+  /** "prepared": key setup done once, outside `fn`; "one-shot": key setup on every call. */
+  kind: "prepared" | "one-shot";
+  fn: () => void;
+}
+
+/** One algorithm at one message size. */
+export interface BenchCase {
+  algorithm: string;
+  /** Message bytes per operation. */
+  size: number;
+  contenders: Contender[];
+}
+
+/** A group of cases that a suite registers with bench/run.ts. */
+export interface Suite {
+  name: string;
+  /** Each algorithm is measured in a fresh process: see bench/run.ts. */
+  algorithms: string[];
+  /** Builds the cases of one algorithm, checking every contender's output before any timing. */
+  cases(algorithm: string): BenchCase[];
+  /** Calls whose allocation is checked (bench/run.ts runs them in a process of their own). */
+  allocation?(): AllocationCase[];
+}
+
+export interface TimingOptions {
+  /** Samples per contender; the median is reported. */
+  rounds: number;
+  /** Aimed duration of one sample (one batch of calls), in milliseconds. */
+  batchMs: number;
+  /** Progress lines go here (stderr), so stdout carries only results. */
+  log(line: string): void;
+}
+
+export interface Measurement {
+  name: string;
+  kind: Contender["kind"];
+  /** Median over the rounds. */
+  nsPerOp: number;
+  /** Message bytes per second at the median, in MB/s (10^6 bytes). */
+  mbPerS: number;
+  /** (p75 - p25) / median: how far the samples disagree. */
+  spread: number;
+  /** Calls per sample. */
+  batch: number;
+}
+
+export interface CaseResult {
+  algorithm: string;
+  size: number;
+  results: Measurement[];
+}
+
+// Results go to a module-level object, so V8 cannot drop a call as dead code.
+const sink: { last: Uint8Array } = { last: new Uint8Array(1) };
+
+/** Keeps a result alive; every contender passes its output here, so all pay the same for it. */
+export function consume(bytes: Uint8Array): void {
+  sink.last = bytes;
+}
+
+/**
+ * Runs each contender twice (a prepared one must stay right when its state is reused) and throws
+ * unless the output it passed to `consume` is `expected` both times.
+ */
+export function checkContenders(c: BenchCase, expected: Uint8Array, reference: string): void {
+  const hex = (b: Uint8Array): string =>
+    Buffer.from(b.buffer, b.byteOffset, b.length).toString("hex");
+  const want = hex(expected);
+  for (const k of c.contenders) {
+    for (let i = 0; i < 2; i++) {
+      sink.last = new Uint8Array(0);
+      k.fn();
+      const got = hex(sink.last);
+      if (got !== want) {
+        throw new Error(
+          `${c.algorithm} ${c.size} B: ${k.name} ${k.kind} gave ${got}; ${reference} gave ${want}`,
+        );
+      }
+    }
+  }
+}
+
+/** Runs `fn` `n` times and returns the time taken, in ms. */
+type Loop = (fn: () => void, n: number) => number;
+
+/**
+ * A loop compiled for one contender. With one loop shared by all, its call site would see every
+ * contender's function, and V8 would deoptimize and recompile it in the middle of samples; with
+ * its own, each contender's function can be inlined into its loop, the same for every contender.
+ */
+function makeLoop(): Loop {
+  const body =
+    "const t = performance.now(); for (let i = 0; i < n; i++) fn(); return performance.now() - t;";
+  return new Function("fn", "n", body) as Loop;
+}
+
+/**
+ * Warms `fn` up and returns calls per `batchMs`. Warm-up ends when two estimates in a row agree
+ * within 10%: until then the code is still moving from interpreter to optimized.
+ */
+function calibrate(loop: Loop, fn: () => void, batchMs: number): number {
+  let n = 1;
+  let ms = loop(fn, n);
+  while (ms < batchMs / 4) {
+    n *= 2;
+    ms = loop(fn, n);
+  }
+  n = Math.max(1, Math.round((n * batchMs) / ms));
+  for (let tries = 0; tries < 8; tries++) {
+    const next = Math.max(1, Math.round((n * batchMs) / loop(fn, n)));
+    const settled = Math.abs(next - n) <= n / 10;
+    n = next;
+    if (settled) break;
+  }
+  return n;
+}
+
+function quantile(sorted: number[], q: number): number {
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+
+export function runCase(c: BenchCase, options: TimingOptions): CaseResult {
+  const { contenders } = c;
+  options.log(`  ${c.algorithm} ${c.size} B: warm-up`);
+  const loops = contenders.map(makeLoop);
+  const batches = contenders.map((k, i) => calibrate(loops[i], k.fn, options.batchMs));
+  const samples: number[][] = contenders.map(() => []);
+  for (let round = 0; round < options.rounds; round++) {
+    // Rotate who goes first, so no contender always follows the same neighbour. No GC is forced
+    // between batches: a full GC discards optimized code that refers to objects it freed, which
+    // here hit node:crypto's JS wrapper after every batch. Collections happen when allocation
+    // fills the young generation, so each contender pays for about the garbage it makes.
+    for (let j = 0; j < contenders.length; j++) {
+      const i = (round + j) % contenders.length;
+      samples[i].push((loops[i](contenders[i].fn, batches[i]) * 1e6) / batches[i]);
+    }
+  }
+  const results = contenders.map((k, i): Measurement => {
+    const sorted = samples[i].sort((a, b) => a - b);
+    const median = quantile(sorted, 0.5);
+    return {
+      name: k.name,
+      kind: k.kind,
+      nsPerOp: median,
+      mbPerS: (c.size * 1e3) / median,
+      spread: (quantile(sorted, 0.75) - quantile(sorted, 0.25)) / median,
+      batch: batches[i],
+    };
+  });
+  return { algorithm: c.algorithm, size: c.size, results };
+}
+
+// --- allocation ---------------------------------------------------------------------------------
+
+export interface AllocationCase {
+  name: string;
+  calls: number;
+  fn: () => void;
+}
+
+export interface AllocationResult {
+  name: string;
+  calls: number;
+  /** heapUsed after a full GC, after the loop minus before it: memory the calls kept. */
+  retainedBytes: number;
+  /** heapUsed right after the loop minus before it, with no GC forced: what the calls allocated,
+   * less whatever a collection during the loop reclaimed. */
+  rawDeltaBytes: number;
+  /** GC events (of any kind) that started during the loop. */
+  gcEvents: number;
+}
+
+function collect(): void {
+  const gc = globalThis.gc;
+  if (gc === undefined) throw new Error("the allocation check needs node --expose-gc");
+  gc();
+}
+
+/** A macrotask: GC performance entries are delivered after the current task ends. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+export async function measureAllocation(c: AllocationCase): Promise<AllocationResult> {
+  // Warm up first: compiling and optimizing `fn` allocates (feedback vectors, code objects),
+  // and that would be blamed on the calls.
+  for (let i = 0; i < Math.min(c.calls, 100_000); i++) c.fn();
+  const starts: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) starts.push(entry.startTime);
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  collect();
+  await nextTask();
+  const before = process.memoryUsage().heapUsed;
+  const t0 = performance.now();
+  for (let i = 0; i < c.calls; i++) c.fn();
+  const t1 = performance.now();
+  const raw = process.memoryUsage().heapUsed;
+  // Let the observer receive the entries of the loop before counting them; the GC we force
+  // next starts after t1 and so is not counted.
+  await nextTask();
+  await nextTask();
+  collect();
+  const after = process.memoryUsage().heapUsed;
+  await nextTask();
+  observer.disconnect();
+  return {
+    name: c.name,
+    calls: c.calls,
+    retainedBytes: after - before,
+    rawDeltaBytes: raw - before,
+    gcEvents: starts.filter((s) => s >= t0 && s <= t1).length,
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Keys: generation, and key separation — one key per purpose and name, derived from a master key
+ * that is itself never used as a MAC key.
+ *
+ * Why the master key must not double as an HMAC key: HKDF-Expand's first block is
+ * HMAC(PRK, info ‖ 0x01). If the same key were used for HKDF and for HMAC tags, anyone who can get
+ * a tag on the message info ‖ 0x01 learns a derived key, and anyone who learns a derived key holds
+ * a valid tag. One purpose per key rules that out.
+ */
+import { assertBytes, assertInteger, assertString, type Bytes } from "../core/bytes.js";
+import { KeyedError } from "../core/errors.js";
+import { encodeFields } from "../core/fields.js";
+import type { MacName } from "../core/mac.js";
+import { randomBytes } from "../core/random.js";
+import { hkdf } from "../kdf/hkdf.js";
+import { deriveKey } from "../mac/blake3.js";
+import { macInfo } from "../mac/registry.js";
+
+/** A fresh random key of the size `name` takes (its exact size, else its full tag length). */
+export function generateKey(name: MacName): Bytes {
+  return randomBytes(macInfo(name).recommendedKeyLength);
+}
+
+export interface DeriveKeysOptions<N extends string> {
+  /** What the keys are for, e.g. "webhooks" or "session tokens v2". */
+  purpose: string;
+  /** One key per name, e.g. ["client", "server"]. */
+  names: readonly N[];
+  /** Bytes per key (default 32). */
+  length?: number;
+  /** "hkdf-sha256" (default; RFC 5869) or "blake3" (BLAKE3 derive_key). */
+  method?: "hkdf-sha256" | "blake3";
+}
+
+/** The BLAKE3 derive_key context of deriveKeys: fixed, as BLAKE3 asks; purpose and name go in the material. */
+const BLAKE3_CONTEXT = "keyed 2026-11-30 deriveKeys v1";
+const HKDF_SALT = new TextEncoder().encode("keyed deriveKeys v1");
+
+/**
+ * One independent key per name from a master key: HKDF-SHA256 (salt "keyed deriveKeys v1", info
+ * the canonical encoding of purpose and name) or BLAKE3 derive_key. Different purposes or names
+ * give unrelated keys; the master key is only ever key-derivation input.
+ */
+export function deriveKeys<N extends string>(
+  master: Bytes,
+  options: DeriveKeysOptions<N>,
+): Record<N, Bytes> {
+  assertBytes(master, "master");
+  if (options === null || typeof options !== "object") {
+    throw new KeyedError(
+      "BAD_INPUT",
+      "options must be an object { purpose, names, length?, method? }.",
+    );
+  }
+  const { purpose, names, length = 32, method = "hkdf-sha256" } = options;
+  assertString(purpose, "options.purpose");
+  assertInteger(length, "options.length", 16, 255 * 32);
+  if (method !== "hkdf-sha256" && method !== "blake3") {
+    throw new KeyedError(
+      "BAD_INPUT",
+      `options.method must be "hkdf-sha256" or "blake3"; got ${String(method)}.`,
+    );
+  }
+  if (!Array.isArray(names) || names.length === 0) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      "options.names must be a non-empty array of distinct strings.",
+    );
+  }
+  if (master.length < 16) {
+    throw new KeyedError(
+      "KEY_TOO_SHORT",
+      `the master key must be at least 16 bytes; got ${master.length}.`,
+    );
+  }
+  const keys = {} as Record<N, Bytes>;
+  for (const name of names) {
+    assertString(name, "each name");
+    if (name === "" || Object.hasOwn(keys, name as string)) {
+      throw new KeyedError(
+        "BAD_INPUT",
+        `names must be distinct, non-empty strings; "${name}" is not.`,
+      );
+    }
+    const label = encodeFields(purpose, [name]);
+    keys[name as N] =
+      method === "blake3"
+        ? deriveKey(BLAKE3_CONTEXT, encodeFields(purpose, [name, master]), length)
+        : hkdf("sha256", master, { salt: HKDF_SALT, info: label, length });
+  }
+  return keys;
+}
