@@ -9,6 +9,9 @@ import { assertBytes, type Bytes } from "../core/bytes.js";
 import { equalPrefix } from "../core/equal.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName } from "../core/mac.js";
+import { copyOut } from "../engine/hybrid.js";
+import { nativeCrypto } from "../engine/native.js";
+import { useNative } from "../engine/select.js";
 import { Poly1305State } from "../mac/poly1305.js";
 
 const TAG_LENGTH = 16;
@@ -173,6 +176,18 @@ class ChaChaMacKernel implements MacKernel {
     if (this.extended) {
       ({ subkey, nonce12 } = xchachaSubkey(key, nonce));
       key = subkey;
+    }
+    if (nativeCrypto !== undefined && useNative("chacha20-poly1305", message.length)) {
+      // RFC 8439 2.8 with an empty plaintext, on node:crypto.
+      const nativeKey = nativeCrypto.createSecretKey(key);
+      const cipher = nativeCrypto.createCipheriv("chacha20-poly1305", nativeKey, nonce12, {
+        authTagLength: TAG_LENGTH,
+      });
+      cipher.setAAD(message, { plaintextLength: 0 });
+      cipher.final();
+      copyOut(cipher.getAuthTag(), out, TAG_LENGTH);
+      subkey?.fill(0);
+      return;
     }
     const { stream, polyKey } = keystreamAndPolyKey(key, nonce12);
     stream.wipe();

@@ -10,7 +10,7 @@ import { assertBytes, assertInteger, type Bytes, copyBytes } from "./bytes.js";
 import { equalPrefix } from "./equal.js";
 import { KeyedError } from "./errors.js";
 import { encodeFields, encodeFieldsTuple, type Field } from "./fields.js";
-import { fillRandom } from "./random.js";
+import { fillNonce } from "./random.js";
 
 export type { Field } from "./fields.js";
 
@@ -394,7 +394,7 @@ export class PreparedMac implements Mac {
 
   /** Fills the nonce with fresh random bytes and writes it to the front of `out`. */
   private drawNonce(out: Bytes): void {
-    const nonce = fillRandom(this.nonce);
+    const nonce = fillNonce(this.nonce);
     for (let i = 0; i < nonce.length; i++) out[i] = nonce[i];
   }
 

@@ -24,3 +24,26 @@ export function randomBytes(length: number): Bytes {
   assertInteger(length, "length", 0, 2 ** 31 - 1);
   return fillRandom(new Uint8Array(length));
 }
+
+/**
+ * Random bytes for nonces, from a pool refilled 4 KiB at a time: one getRandomValues call costs
+ * microseconds, about as much as a short MAC. Nonces are public, so drawing them ahead is safe;
+ * the pool is never used for keys.
+ */
+const POOL = new Uint8Array(4096);
+let poolAt = POOL.length;
+
+export function fillNonce(out: Bytes): Bytes {
+  const n = out.length;
+  if (n > POOL.length) return fillRandom(out);
+  if (poolAt + n > POOL.length) {
+    fillRandom(POOL);
+    poolAt = 0;
+  }
+  for (let i = 0; i < n; i++) {
+    out[i] = POOL[poolAt + i];
+    POOL[poolAt + i] = 0;
+  }
+  poolAt += n;
+  return out;
+}

@@ -23,6 +23,11 @@ import {
   type MacOptions,
   PreparedMac,
 } from "../core/mac.js";
+import { copyOut, hybridState, type NativeSink } from "../engine/hybrid.js";
+import { type NativeCrypto, type NativeKey, nativeCrypto } from "../engine/native.js";
+import { useNative } from "../engine/select.js";
+
+const ZERO_IV = new Uint8Array(16);
 
 /** dbl(S) (SP 800-38B 6.1, RFC 4493 2.3): S << 1, then ⊕ 0x87 if the top bit was set, in place. */
 function double(block: Uint8Array): void {
@@ -42,6 +47,10 @@ export class CmacKernel implements MacKernel {
   private readonly x = newPackedBlock();
   /** The last block, padded, when it is partial. */
   private readonly last = new Uint8Array(16);
+  /** For node:crypto's AES-CBC on long inputs: the key and both subkeys as bytes. */
+  private nativeKey: NativeKey | undefined;
+  private readonly cipherName: string;
+  private readonly subkeys = new Uint8Array(32);
 
   constructor(key: Bytes) {
     this.aes = new AesKey(key);
@@ -49,12 +58,71 @@ export class CmacKernel implements MacKernel {
     this.aes.encryptBlock(l, 0, l, 0);
     double(l);
     packBlock(l, 0, this.k1);
+    this.subkeys.set(l, 0);
     double(l);
     packBlock(l, 0, this.k2);
+    this.subkeys.set(l, 16);
     l.fill(0);
+    this.cipherName = `aes-${key.length * 8}-cbc`;
+    this.nativeKey = nativeCrypto?.createSecretKey(key);
+  }
+
+  /**
+   * The native path (SP 800-38B 6.2 on node:crypto's AES-CBC, zero IV): all blocks but the last
+   * as they are, the last ⊕ K1 (complete) or padded ⊕ K2 (partial); the tag is the final
+   * ciphertext block.
+   */
+  private nativeSink(): NativeSink {
+    const cipher = (nativeCrypto as NativeCrypto).createCipheriv(
+      this.cipherName,
+      this.nativeKey as NativeKey,
+      ZERO_IV,
+    );
+    cipher.setAutoPadding(false);
+    // Up to 16 bytes are held back: the last block is treated apart.
+    const tail = new Uint8Array(16);
+    let tailLength = 0;
+    return {
+      update: (chunk) => {
+        let pos = 0;
+        while (pos < chunk.length) {
+          if (tailLength === 16) {
+            cipher.update(tail);
+            tailLength = 0;
+          }
+          if (tailLength === 0 && chunk.length - pos > 16) {
+            // Whole blocks straight through, keeping back the chunk's last (partial or full) block.
+            const keep = (chunk.length - pos) % 16 || 16;
+            const end = chunk.length - keep;
+            cipher.update(chunk.subarray(pos, end));
+            pos = end;
+          }
+          while (tailLength < 16 && pos < chunk.length) tail[tailLength++] = chunk[pos++];
+        }
+      },
+      finish: (out) => {
+        const last = this.last;
+        last.fill(0);
+        last.set(tail.subarray(0, tailLength));
+        const subkey = tailLength === 16 ? 0 : 16;
+        if (tailLength < 16) last[tailLength] = 0x80;
+        for (let i = 0; i < 16; i++) last[i] ^= this.subkeys[subkey + i];
+        const final = cipher.update(last);
+        cipher.final();
+        copyOut(final.subarray(final.length - 16), out, 16);
+        last.fill(0);
+        tail.fill(0);
+      },
+    };
   }
 
   compute(message: Bytes, out: Bytes): void {
+    if (this.nativeKey !== undefined && useNative("cmac", message.length)) {
+      const sink = this.nativeSink();
+      sink.update(message);
+      sink.finish(out);
+      return;
+    }
     const x = this.x;
     x.fill(0);
     const length = message.length;
@@ -93,10 +161,16 @@ export class CmacKernel implements MacKernel {
   }
 
   start(): MacKernelState {
-    return new CmacState(this);
+    return hybridState(
+      "cmac",
+      this.nativeKey === undefined ? undefined : () => this.nativeSink(),
+      () => new CmacState(this),
+    );
   }
 
   wipe(): void {
+    this.nativeKey = undefined;
+    this.subkeys.fill(0);
     this.aes.wipe();
     this.k1.fill(0);
     this.k2.fill(0);

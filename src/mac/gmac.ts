@@ -12,6 +12,9 @@ import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
 import { PreparedMac } from "../core/mac.js";
+import { copyOut } from "../engine/hybrid.js";
+import { type NativeCrypto, type NativeKey, nativeCrypto } from "../engine/native.js";
+import { useNative } from "../engine/select.js";
 import { Ghash } from "./ghash.js";
 
 /** The nonce length the safe API draws: 96 bits, the length GCM is designed around (8.2). */
@@ -25,9 +28,14 @@ export class GmacKernel implements MacKernel {
   private readonly aes: AesKey;
   private readonly ghash: Ghash;
   private readonly counter = new Uint8Array(16);
+  /** node:crypto's AES-GCM for long messages (see engine/select.ts). */
+  private nativeKey: NativeKey | undefined;
+  private readonly cipherName: string;
 
   constructor(key: Bytes) {
     this.aes = new AesKey(key);
+    this.cipherName = `aes-${key.length * 8}-gcm`;
+    this.nativeKey = nativeCrypto?.createSecretKey(key);
     const h = new Uint8Array(16);
     this.aes.encryptBlock(h, 0, h, 0);
     this.ghash = new Ghash(h);
@@ -35,6 +43,18 @@ export class GmacKernel implements MacKernel {
   }
 
   compute(message: Bytes, out: Bytes, nonce?: Bytes): void {
+    if (this.nativeKey !== undefined && nonce !== undefined && useNative("gmac", message.length)) {
+      // GCM with the message as associated data and no plaintext is GMAC (SP 800-38D 3).
+      const cipher = (nativeCrypto as NativeCrypto).createCipheriv(
+        this.cipherName,
+        this.nativeKey,
+        nonce,
+      );
+      cipher.setAAD(message);
+      cipher.final();
+      copyOut(cipher.getAuthTag(), out, 16);
+      return;
+    }
     const ghash = this.ghash;
     ghash.reset();
     ghash.updatePadded(message, 0, message.length);
@@ -83,6 +103,7 @@ export class GmacKernel implements MacKernel {
   }
 
   wipe(): void {
+    this.nativeKey = undefined;
     this.aes.wipe();
     this.ghash.wipe();
     this.counter.fill(0);

@@ -18,6 +18,9 @@ import {
   type MacOptions,
   PreparedMac,
 } from "../core/mac.js";
+import { copyOut, hybridState } from "../engine/hybrid.js";
+import { type NativeCrypto, type NativeKey, nativeCrypto } from "../engine/native.js";
+import { hmacFamily, type NativeFamily, useNative } from "../engine/select.js";
 import type { HashFunction, HashState } from "../hash/hash.js";
 import { HASH_FUNCTIONS, type HashName } from "../hash/index.js";
 
@@ -28,6 +31,9 @@ const OPAD = 0x5c;
 export class HmacKernel implements MacKernel {
   readonly outputLength: number;
   private readonly hash: HashFunction;
+  /** node:crypto's copy of the key, for long inputs (see engine/select.ts); absent in browsers. */
+  private nativeKey: NativeKey | undefined;
+  private readonly family: NativeFamily;
   private readonly inner: HashState;
   private readonly outer: HashState;
   private readonly work: HashState;
@@ -36,6 +42,9 @@ export class HmacKernel implements MacKernel {
   constructor(hash: HashFunction, key: Bytes) {
     this.hash = hash;
     this.outputLength = hash.outputLength;
+    this.family = hmacFamily(hash.name);
+    // node:crypto refuses empty keys; HMAC's zero padding makes them equal to a zero block anyway.
+    this.nativeKey = nativeCrypto && key.length > 0 ? nativeCrypto.createSecretKey(key) : undefined;
     const block = new Uint8Array(hash.blockLength);
     // RFC 2104 section 2: keys longer than the block are hashed first.
     if (key.length > hash.blockLength) hash.create().update(key).digestInto(block);
@@ -52,12 +61,38 @@ export class HmacKernel implements MacKernel {
   }
 
   compute(message: Bytes, out: Bytes): void {
+    if (this.nativeKey !== undefined && useNative(this.family, message.length)) {
+      const native = nativeCrypto as NativeCrypto;
+      copyOut(
+        native.createHmac(this.hash.name, this.nativeKey).update(message).digest(),
+        out,
+        this.outputLength,
+      );
+      return;
+    }
     const work = this.inner.copyTo(this.work);
     work.update(message);
     this.finishInto(work, out);
   }
 
   start(): MacKernelState {
+    const nativeKey = this.nativeKey;
+    const startNative =
+      nativeKey === undefined
+        ? undefined
+        : () => {
+            const h = (nativeCrypto as NativeCrypto).createHmac(this.hash.name, nativeKey);
+            return {
+              update: (chunk: Bytes) => {
+                h.update(chunk);
+              },
+              finish: (out: Bytes) => copyOut(h.digest(), out, this.outputLength),
+            };
+          };
+    return hybridState(this.family, startNative, () => this.startJs());
+  }
+
+  private startJs(): MacKernelState {
     const state = this.inner.copyTo(this.hash.create());
     return {
       update: (chunk) => {
@@ -77,6 +112,8 @@ export class HmacKernel implements MacKernel {
   }
 
   wipe(): void {
+    // A KeyObject's memory is node:crypto's to free; dropping the reference is all keyed can do.
+    this.nativeKey = undefined;
     this.inner.wipe();
     this.outer.wipe();
     this.work.wipe();

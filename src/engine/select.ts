@@ -1,0 +1,47 @@
+/**
+ * Which backend computes a given operation: one table of measured crossovers, by algorithm family
+ * and input length. node:crypto costs a few microseconds per call (the JavaScript-to-C++ crossing,
+ * object creation, an output Buffer) but runs SHA-NI and AES-NI code at gigabytes per second, so it
+ * wins from a few hundred bytes on; keyed's own kernels win below. Re-measure with
+ * `npm run bench -- --calibrate`.
+ */
+import { FORCED_BACKEND, nativeCrypto } from "./native.js";
+
+export type NativeFamily =
+  | "hmac-sha1"
+  | "hmac-sha256"
+  | "hmac-sha512"
+  | "hmac-sha3"
+  | "cmac"
+  | "gmac"
+  | "chacha20-poly1305";
+
+/**
+ * Message length in bytes from which node:crypto is faster, from `bench/calibrate.ts` on a 2-core
+ * AMD EPYC with Node 20 (docs/benchmarks.md has the run). SHA-224 and SHA-384 share their big
+ * siblings' compression functions and crossovers.
+ */
+export const NATIVE_CROSSOVER: Record<NativeFamily, number> = {
+  "hmac-sha1": 1024,
+  "hmac-sha256": 512,
+  "hmac-sha512": 128,
+  "hmac-sha3": 32,
+  cmac: 64,
+  gmac: 128,
+  "chacha20-poly1305": 128,
+};
+
+/** True when node:crypto should compute `family` over `length` bytes. */
+export function useNative(family: NativeFamily, length: number): boolean {
+  if (nativeCrypto === undefined) return false;
+  if (FORCED_BACKEND === "native") return true;
+  return length >= NATIVE_CROSSOVER[family];
+}
+
+/** The family of a hash name, for HMAC. */
+export function hmacFamily(hash: string): NativeFamily {
+  if (hash === "sha1") return "hmac-sha1";
+  if (hash === "sha224" || hash === "sha256") return "hmac-sha256";
+  if (hash.startsWith("sha3-")) return "hmac-sha3";
+  return "hmac-sha512";
+}

@@ -1,0 +1,72 @@
+/**
+ * The engine: backend selection, and byte-identical results across backends. The vector and
+ * property suites also run once per backend (see the "test" script); this file compares the
+ * backends directly, in two processes.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { describe, it } from "node:test";
+import { FORCED_BACKEND, nativeCrypto } from "../../src/engine/native.js";
+import { NATIVE_CROSSOVER, useNative } from "../../src/engine/select.js";
+import { mac } from "../../src/index.js";
+import { toHex } from "../helpers.js";
+
+/** Tags over long and short messages with every natively accelerated family; nonces fixed by re-verifying. */
+const SCRIPT = `
+import { mac } from "./src/index.ts";
+const key = new Uint8Array(32).map((_, i) => i + 1);
+const out = {};
+for (const name of ["hmac-sha1", "hmac-sha256", "hmac-sha512", "hmac-sha3-256", "cmac-aes128", "cmac-aes256"]) {
+  const k = name.startsWith("cmac-aes128") ? key.subarray(0, 16) : key;
+  for (const n of [0, 15, 16, 17, 255, 256, 4096, 100001]) {
+    const m = new Uint8Array(n).map((_, i) => (i * 7) & 255);
+    const s = mac(name, k).stream();
+    for (let i = 0; i < n; i += 777) s.update(m.subarray(i, i + 777));
+    out[name + ":" + n] = [Buffer.from(mac(name, k).tag(m)).toString("hex"), Buffer.from(s.digest()).toString("hex")];
+  }
+}
+console.log(JSON.stringify(out));
+`;
+
+function tagsUnder(backend: string): Record<string, [string, string]> {
+  const stdout = execFileSync(
+    process.execPath,
+    ["--import", "tsx", "--input-type=module", "-e", SCRIPT],
+    {
+      env: { ...process.env, KEYED_BACKEND: backend },
+      encoding: "utf8",
+    },
+  );
+  return JSON.parse(stdout);
+}
+
+describe("engine", () => {
+  it("selects node:crypto only from the measured crossover on, unless a backend is forced", () => {
+    if (FORCED_BACKEND === "js" || FORCED_BACKEND === "wasm") {
+      assert.equal(nativeCrypto, undefined);
+      assert.equal(useNative("hmac-sha256", 1 << 20), false);
+    } else if (FORCED_BACKEND === "native") {
+      assert.equal(useNative("hmac-sha256", 0), true);
+    } else {
+      assert.ok(nativeCrypto, "node:crypto is reachable through process.getBuiltinModule");
+      assert.equal(useNative("hmac-sha256", NATIVE_CROSSOVER["hmac-sha256"] - 1), false);
+      assert.equal(useNative("hmac-sha256", NATIVE_CROSSOVER["hmac-sha256"]), true);
+    }
+  });
+  it("js and native backends give byte-identical tags, one-shot and streamed", () => {
+    const js = tagsUnder("js");
+    const native = tagsUnder("native");
+    assert.ok(Object.keys(js).length >= 48);
+    for (const [name, [oneShot, streamed]] of Object.entries(js)) {
+      assert.equal(oneShot, streamed, `${name}: js stream`);
+      assert.deepEqual(native[name], [oneShot, streamed], `${name}: native`);
+    }
+    // And this process (auto selection) agrees too.
+    const m = mac(
+      "hmac-sha256",
+      new Uint8Array(32).map((_, i) => i + 1),
+    );
+    const long = new Uint8Array(100001).map((_, i) => (i * 7) & 255);
+    assert.equal(toHex(m.tag(long)), js["hmac-sha256:100001"][0]);
+  });
+});
