@@ -119,6 +119,11 @@ export abstract class MerkleDamgard implements HashState {
     return target;
   }
 
+  /** @internal The chaining value as 32-bit words (for the wasm kernels' key slots). */
+  chainingValue(): Int32Array {
+    return this.state;
+  }
+
   /** Clears scratch space shared between instances (the message schedule). */
   protected wipeScratch(): void {}
 

@@ -21,10 +21,23 @@ import {
 import { copyOut, hybridState } from "../engine/hybrid.js";
 import { type NativeCrypto, type NativeKey, nativeCrypto } from "../engine/native.js";
 import { hmacFamily, type NativeFamily, useNative } from "../engine/select.js";
+import { type WasmHmac, wasmHmac } from "../engine/wasm.js";
 import type { HashFunction, HashState } from "../hash/hash.js";
 import { HASH_FUNCTIONS, type HashName } from "../hash/index.js";
+import type { MerkleDamgard } from "../hash/md.js";
 
 const IPAD = 0x36;
+
+/** Which WebAssembly HMAC kernel serves a hash: 1 SHA-1, 2 SHA-256/224, 5 SHA-512 family. */
+const WASM_KIND: Record<string, number> = {
+  sha1: 1,
+  sha224: 2,
+  sha256: 2,
+  sha384: 5,
+  sha512: 5,
+  "sha512-224": 5,
+  "sha512-256": 5,
+};
 const OPAD = 0x5c;
 
 /** HMAC under one prepared key, without policy (HKDF and the protocol KDFs build on it). */
@@ -34,6 +47,10 @@ export class HmacKernel implements MacKernel {
   /** node:crypto's copy of the key, for long inputs (see engine/select.ts); absent in browsers. */
   private nativeKey: NativeKey | undefined;
   private readonly family: NativeFamily;
+  /** The WebAssembly kernels and this key's slot in their memory, for inputs below the crossover. */
+  private wasm: WasmHmac | undefined;
+  private slot = 0;
+  private readonly wasmKind: number;
   private readonly inner: HashState;
   private readonly outer: HashState;
   private readonly work: HashState;
@@ -58,6 +75,34 @@ export class HmacKernel implements MacKernel {
     // The shared message schedule last held the padded key: clear it.
     this.work.wipe();
     this.innerDigest = new Uint8Array(hash.outputLength);
+    this.wasmKind = WASM_KIND[hash.name] ?? 0;
+    this.wasm = this.wasmKind === 0 ? undefined : wasmHmac();
+    if (this.wasm !== undefined) this.loadSlot(this.wasm);
+  }
+
+  /**
+   * Copies the two prepared chaining values into a key slot: 32-bit words for SHA-1/SHA-256,
+   * 64-bit little-endian lanes for SHA-512 (keyed's words are high, low pairs). WebAssembly memory
+   * is little-endian, as are the platforms Node and browsers run on.
+   */
+  private loadSlot(wasm: WasmHmac): void {
+    this.slot = wasm.allocate(this);
+    const words = new Int32Array(wasm.bytes().buffer, this.slot, 32);
+    const inner = (this.inner as MerkleDamgard).chainingValue();
+    const outer = (this.outer as MerkleDamgard).chainingValue();
+    if (this.wasmKind === 5) {
+      for (let i = 0; i < 16; i += 2) {
+        words[i] = inner[i + 1];
+        words[i + 1] = inner[i];
+        words[16 + i] = outer[i + 1];
+        words[16 + i + 1] = outer[i];
+      }
+    } else {
+      for (let i = 0; i < inner.length; i++) {
+        words[i] = inner[i];
+        words[8 + i] = outer[i];
+      }
+    }
   }
 
   compute(message: Bytes, out: Bytes): void {
@@ -68,6 +113,21 @@ export class HmacKernel implements MacKernel {
         out,
         this.outputLength,
       );
+      return;
+    }
+    const wasm = this.wasm;
+    if (wasm !== undefined && message.length <= wasm.msgCapacity) {
+      const memory = wasm.bytes();
+      memory.set(message, wasm.msg);
+      const exports = wasm.exports;
+      if (this.wasmKind === 1) exports.hmac_sha1(this.slot, message.length);
+      else if (this.wasmKind === 2)
+        exports.hmac_sha256(this.slot, message.length, this.outputLength);
+      else exports.hmac_sha512(this.slot, message.length, this.outputLength);
+      const at = wasm.out;
+      for (let i = 0; i < this.outputLength; i++) out[i] = memory[at + i];
+      memory.fill(0, wasm.msg, wasm.msg + message.length);
+      memory.fill(0, at, at + this.outputLength);
       return;
     }
     const work = this.inner.copyTo(this.work);
@@ -114,6 +174,8 @@ export class HmacKernel implements MacKernel {
   wipe(): void {
     // A KeyObject's memory is node:crypto's to free; dropping the reference is all keyed can do.
     this.nativeKey = undefined;
+    if (this.wasm !== undefined) this.wasm.release(this.slot, this);
+    this.wasm = undefined;
     this.inner.wipe();
     this.outer.wipe();
     this.work.wipe();

@@ -53,13 +53,15 @@ describe("engine", () => {
       assert.equal(useNative("hmac-sha256", NATIVE_CROSSOVER["hmac-sha256"]), true);
     }
   });
-  it("js and native backends give byte-identical tags, one-shot and streamed", () => {
+  it("js, wasm and native backends give byte-identical tags, one-shot and streamed", () => {
     const js = tagsUnder("js");
     const native = tagsUnder("native");
+    const wasm = tagsUnder("wasm");
     assert.ok(Object.keys(js).length >= 48);
     for (const [name, [oneShot, streamed]] of Object.entries(js)) {
       assert.equal(oneShot, streamed, `${name}: js stream`);
       assert.deepEqual(native[name], [oneShot, streamed], `${name}: native`);
+      assert.deepEqual(wasm[name], [oneShot, streamed], `${name}: wasm`);
     }
     // And this process (auto selection) agrees too.
     const m = mac(
@@ -68,5 +70,35 @@ describe("engine", () => {
     );
     const long = new Uint8Array(100001).map((_, i) => (i * 7) & 255);
     assert.equal(toHex(m.tag(long)), js["hmac-sha256:100001"][0]);
+  });
+});
+
+describe("wasm backend", () => {
+  it("wipes key material from WebAssembly memory on destroy", async () => {
+    const { wasmHmac, SLOT_SIZE } = await import("../../src/engine/wasm.js");
+    const wasm = wasmHmac();
+    if (wasm === undefined) return; // KEYED_BACKEND=js: there is no wasm memory to scan
+    const key = new Uint8Array(32).map((_, i) => 0xa0 + i);
+    const m = mac("hmac-sha256", key);
+    const kernel = (m as unknown as { kernel: { slot: number } }).kernel;
+    const slot = kernel.slot;
+    const memory = wasm.bytes();
+    const slotBytes = memory.slice(slot, slot + 64);
+    assert.ok(
+      slotBytes.some((b) => b !== 0),
+      "the slot holds the prepared states",
+    );
+    m.tag(new Uint8Array(16));
+    m.destroy();
+    const after = wasm.bytes();
+    assert.ok(
+      after.subarray(slot, slot + SLOT_SIZE).every((b) => b === 0),
+      "the slot is zeroed",
+    );
+    // Nowhere else in the module's memory do the key-derived states remain, nor the key itself.
+    const find = (needle: Uint8Array) => Buffer.from(after).indexOf(Buffer.from(needle));
+    assert.equal(find(slotBytes.subarray(0, 32)), -1, "inner state");
+    assert.equal(find(slotBytes.subarray(32, 64)), -1, "outer state");
+    assert.equal(find(key), -1, "key");
   });
 });
