@@ -144,6 +144,22 @@ export abstract class MerkleDamgard implements HashState {
   }
 }
 
+/** words[0 .. count) = big-endian 32-bit words of block[offset ..]: the start of every schedule. */
+export function loadWordsBE(
+  block: Uint8Array,
+  offset: number,
+  words: Int32Array,
+  count: number,
+): void {
+  for (let t = 0; t < count; t++, offset += 4) {
+    words[t] =
+      (block[offset] << 24) |
+      (block[offset + 1] << 16) |
+      (block[offset + 2] << 8) |
+      block[offset + 3];
+  }
+}
+
 export function writeUint32BE(out: Uint8Array, offset: number, value: number): void {
   out[offset] = value >>> 24;
   out[offset + 1] = value >>> 16;

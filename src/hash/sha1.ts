@@ -4,7 +4,7 @@
  */
 import type { Bytes } from "../core/bytes.js";
 import { type HashFunction, hashOnce } from "./hash.js";
-import { MerkleDamgard } from "./md.js";
+import { loadWordsBE, MerkleDamgard } from "./md.js";
 
 const IV = Int32Array.from([0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0]);
 
@@ -12,13 +12,7 @@ const IV = Int32Array.from([0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3
 const W = new Int32Array(80);
 
 function compress1(state: Int32Array, block: Uint8Array, offset: number): void {
-  for (let t = 0; t < 16; t++, offset += 4) {
-    W[t] =
-      (block[offset] << 24) |
-      (block[offset + 1] << 16) |
-      (block[offset + 2] << 8) |
-      block[offset + 3];
-  }
+  loadWordsBE(block, offset, W, 16);
   for (let t = 16; t < 80; t++) {
     const x = W[t - 3] ^ W[t - 8] ^ W[t - 14] ^ W[t - 16];
     W[t] = (x << 1) | (x >>> 31);

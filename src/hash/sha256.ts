@@ -4,7 +4,7 @@
  */
 import type { Bytes } from "../core/bytes.js";
 import { type HashFunction, hashOnce } from "./hash.js";
-import { MerkleDamgard } from "./md.js";
+import { loadWordsBE, MerkleDamgard } from "./md.js";
 
 /** FIPS 180-4 section 4.2.2. */
 const K = Int32Array.from([
@@ -31,13 +31,7 @@ const W = new Int32Array(64);
 
 /** The SHA-256 compression function (section 6.2.2) over one 64-byte block. */
 function compress256(state: Int32Array, block: Uint8Array, offset: number): void {
-  for (let t = 0; t < 16; t++, offset += 4) {
-    W[t] =
-      (block[offset] << 24) |
-      (block[offset + 1] << 16) |
-      (block[offset + 2] << 8) |
-      block[offset + 3];
-  }
+  loadWordsBE(block, offset, W, 16);
   for (let t = 16; t < 64; t++) {
     const w15 = W[t - 15];
     const w2 = W[t - 2];

@@ -5,7 +5,7 @@
  */
 import type { Bytes } from "../core/bytes.js";
 import { type HashFunction, hashOnce } from "./hash.js";
-import { MerkleDamgard } from "./md.js";
+import { loadWordsBE, MerkleDamgard } from "./md.js";
 
 /** FIPS 180-4 section 4.2.3, as (high, low) pairs. */
 const K = Int32Array.from([
@@ -55,13 +55,7 @@ const TWO_32 = 0x100000000;
 
 /** The SHA-512 compression function (section 6.4.2) over one 128-byte block. */
 function compress512(state: Int32Array, block: Uint8Array, offset: number): void {
-  for (let i = 0; i < 32; i++, offset += 4) {
-    W[i] =
-      (block[offset] << 24) |
-      (block[offset + 1] << 16) |
-      (block[offset + 2] << 8) |
-      block[offset + 3];
-  }
+  loadWordsBE(block, offset, W, 32);
   for (let i = 32; i < 160; i += 2) {
     // σ0(W[t-15]) = ROTR1 ^ ROTR8 ^ SHR7
     const xh = W[i - 30];
