@@ -49,3 +49,40 @@ export const nativeCrypto: NativeCrypto | undefined =
   FORCED_BACKEND === "js" || FORCED_BACKEND === "wasm"
     ? undefined
     : (proc?.getBuiltinModule?.("node:crypto") as NativeCrypto | undefined);
+
+/**
+ * A node:crypto KeyObject made on first need: creating one costs microseconds, which one-shot
+ * use of a short message should not pay. Until then keyed holds a copy of the raw key (no more
+ * sensitive than the key-derived state beside it), wiped once the KeyObject exists or on wipe().
+ */
+export class LazyNativeKey {
+  private raw: Uint8Array | undefined;
+  private key: NativeKey | undefined;
+
+  constructor(key: Uint8Array) {
+    // node:crypto refuses empty keys; keyed's own kernels handle them.
+    if (nativeCrypto !== undefined && key.length > 0) this.raw = key.slice();
+  }
+
+  /** True when node:crypto is available for this key. */
+  get available(): boolean {
+    return this.raw !== undefined || this.key !== undefined;
+  }
+
+  get(): NativeKey {
+    if (this.key === undefined) {
+      const raw = this.raw as Uint8Array;
+      this.key = (nativeCrypto as NativeCrypto).createSecretKey(raw);
+      raw.fill(0);
+      this.raw = undefined;
+    }
+    return this.key;
+  }
+
+  /** Wipes the raw copy; a KeyObject's memory is node:crypto's to free, so it is dropped. */
+  wipe(): void {
+    this.raw?.fill(0);
+    this.raw = undefined;
+    this.key = undefined;
+  }
+}

@@ -24,7 +24,7 @@ import {
   PreparedMac,
 } from "../core/mac.js";
 import { copyOut, hybridState, type NativeSink } from "../engine/hybrid.js";
-import { type NativeCrypto, type NativeKey, nativeCrypto } from "../engine/native.js";
+import { LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
 import { useNative } from "../engine/select.js";
 
 const ZERO_IV = new Uint8Array(16);
@@ -48,7 +48,7 @@ export class CmacKernel implements MacKernel {
   /** The last block, padded, when it is partial. */
   private readonly last = new Uint8Array(16);
   /** For node:crypto's AES-CBC on long inputs: the key and both subkeys as bytes. */
-  private nativeKey: NativeKey | undefined;
+  private readonly nativeKey: LazyNativeKey;
   private readonly cipherName: string;
   private readonly subkeys = new Uint8Array(32);
 
@@ -64,7 +64,7 @@ export class CmacKernel implements MacKernel {
     this.subkeys.set(l, 16);
     l.fill(0);
     this.cipherName = `aes-${key.length * 8}-cbc`;
-    this.nativeKey = nativeCrypto?.createSecretKey(key);
+    this.nativeKey = new LazyNativeKey(key);
   }
 
   /**
@@ -75,7 +75,7 @@ export class CmacKernel implements MacKernel {
   private nativeSink(): NativeSink {
     const cipher = (nativeCrypto as NativeCrypto).createCipheriv(
       this.cipherName,
-      this.nativeKey as NativeKey,
+      this.nativeKey.get(),
       ZERO_IV,
     );
     cipher.setAutoPadding(false);
@@ -117,7 +117,7 @@ export class CmacKernel implements MacKernel {
   }
 
   compute(message: Bytes, out: Bytes): void {
-    if (this.nativeKey !== undefined && useNative("cmac", message.length)) {
+    if (this.nativeKey.available && useNative("cmac", message.length)) {
       const sink = this.nativeSink();
       sink.update(message);
       sink.finish(out);
@@ -163,13 +163,13 @@ export class CmacKernel implements MacKernel {
   start(): MacKernelState {
     return hybridState(
       "cmac",
-      this.nativeKey === undefined ? undefined : () => this.nativeSink(),
+      this.nativeKey.available ? () => this.nativeSink() : undefined,
       () => new CmacState(this),
     );
   }
 
   wipe(): void {
-    this.nativeKey = undefined;
+    this.nativeKey.wipe();
     this.subkeys.fill(0);
     this.aes.wipe();
     this.k1.fill(0);

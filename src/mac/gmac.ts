@@ -13,7 +13,7 @@ import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
 import { PreparedMac } from "../core/mac.js";
 import { copyOut } from "../engine/hybrid.js";
-import { type NativeCrypto, type NativeKey, nativeCrypto } from "../engine/native.js";
+import { LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
 import { useNative } from "../engine/select.js";
 import { Ghash } from "./ghash.js";
 
@@ -29,13 +29,13 @@ export class GmacKernel implements MacKernel {
   private readonly ghash: Ghash;
   private readonly counter = new Uint8Array(16);
   /** node:crypto's AES-GCM for long messages (see engine/select.ts). */
-  private nativeKey: NativeKey | undefined;
+  private readonly nativeKey: LazyNativeKey;
   private readonly cipherName: string;
 
   constructor(key: Bytes) {
     this.aes = new AesKey(key);
     this.cipherName = `aes-${key.length * 8}-gcm`;
-    this.nativeKey = nativeCrypto?.createSecretKey(key);
+    this.nativeKey = new LazyNativeKey(key);
     const h = new Uint8Array(16);
     this.aes.encryptBlock(h, 0, h, 0);
     this.ghash = new Ghash(h);
@@ -43,11 +43,11 @@ export class GmacKernel implements MacKernel {
   }
 
   compute(message: Bytes, out: Bytes, nonce?: Bytes): void {
-    if (this.nativeKey !== undefined && nonce !== undefined && useNative("gmac", message.length)) {
+    if (this.nativeKey.available && nonce !== undefined && useNative("gmac", message.length)) {
       // GCM with the message as associated data and no plaintext is GMAC (SP 800-38D 3).
       const cipher = (nativeCrypto as NativeCrypto).createCipheriv(
         this.cipherName,
-        this.nativeKey,
+        this.nativeKey.get(),
         nonce,
       );
       cipher.setAAD(message);
@@ -103,7 +103,7 @@ export class GmacKernel implements MacKernel {
   }
 
   wipe(): void {
-    this.nativeKey = undefined;
+    this.nativeKey.wipe();
     this.aes.wipe();
     this.ghash.wipe();
     this.counter.fill(0);

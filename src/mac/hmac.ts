@@ -19,7 +19,7 @@ import {
   PreparedMac,
 } from "../core/mac.js";
 import { copyOut, hybridState } from "../engine/hybrid.js";
-import { type NativeCrypto, type NativeKey, nativeCrypto } from "../engine/native.js";
+import { LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
 import { hmacFamily, type NativeFamily, useNative } from "../engine/select.js";
 import { type WasmHmac, wasmHmac } from "../engine/wasm.js";
 import type { HashFunction, HashState } from "../hash/hash.js";
@@ -45,7 +45,7 @@ export class HmacKernel implements MacKernel {
   readonly outputLength: number;
   private readonly hash: HashFunction;
   /** node:crypto's copy of the key, for long inputs (see engine/select.ts); absent in browsers. */
-  private nativeKey: NativeKey | undefined;
+  private readonly nativeKey: LazyNativeKey;
   private readonly family: NativeFamily;
   /** The WebAssembly kernels and this key's slot in their memory, for inputs below the crossover. */
   private wasm: WasmHmac | undefined;
@@ -61,7 +61,7 @@ export class HmacKernel implements MacKernel {
     this.outputLength = hash.outputLength;
     this.family = hmacFamily(hash.name);
     // node:crypto refuses empty keys; HMAC's zero padding makes them equal to a zero block anyway.
-    this.nativeKey = nativeCrypto && key.length > 0 ? nativeCrypto.createSecretKey(key) : undefined;
+    this.nativeKey = new LazyNativeKey(key);
     const block = new Uint8Array(hash.blockLength);
     // RFC 2104 section 2: keys longer than the block are hashed first.
     if (key.length > hash.blockLength) hash.create().update(key).digestInto(block);
@@ -76,9 +76,20 @@ export class HmacKernel implements MacKernel {
     this.work.wipe();
     this.innerDigest = new Uint8Array(hash.outputLength);
     this.wasmKind = WASM_KIND[hash.name] ?? 0;
-    this.wasm = this.wasmKind === 0 ? undefined : wasmHmac();
-    if (this.wasm !== undefined) this.loadSlot(this.wasm);
   }
+
+  /**
+   * The WebAssembly kernels with this key loaded, from the second short message on: a one-shot
+   * `mac(…).tag(…)` is cheaper without setting up a key slot.
+   */
+  private wasmReady(): WasmHmac | undefined {
+    if (this.wasm !== undefined || this.wasmKind === 0) return this.wasm;
+    if (this.shortMessages++ === 0) return undefined;
+    this.wasm = wasmHmac();
+    if (this.wasm !== undefined) this.loadSlot(this.wasm);
+    return this.wasm;
+  }
+  private shortMessages = 0;
 
   /**
    * Copies the two prepared chaining values into a key slot: 32-bit words for SHA-1/SHA-256,
@@ -106,16 +117,16 @@ export class HmacKernel implements MacKernel {
   }
 
   compute(message: Bytes, out: Bytes): void {
-    if (this.nativeKey !== undefined && useNative(this.family, message.length)) {
+    if (this.nativeKey.available && useNative(this.family, message.length)) {
       const native = nativeCrypto as NativeCrypto;
       copyOut(
-        native.createHmac(this.hash.name, this.nativeKey).update(message).digest(),
+        native.createHmac(this.hash.name, this.nativeKey.get()).update(message).digest(),
         out,
         this.outputLength,
       );
       return;
     }
-    const wasm = this.wasm;
+    const wasm = this.wasmReady();
     if (wasm !== undefined && message.length <= wasm.msgCapacity) {
       const memory = wasm.bytes();
       memory.set(message, wasm.msg);
@@ -137,18 +148,17 @@ export class HmacKernel implements MacKernel {
 
   start(): MacKernelState {
     const nativeKey = this.nativeKey;
-    const startNative =
-      nativeKey === undefined
-        ? undefined
-        : () => {
-            const h = (nativeCrypto as NativeCrypto).createHmac(this.hash.name, nativeKey);
-            return {
-              update: (chunk: Bytes) => {
-                h.update(chunk);
-              },
-              finish: (out: Bytes) => copyOut(h.digest(), out, this.outputLength),
-            };
+    const startNative = !nativeKey.available
+      ? undefined
+      : () => {
+          const h = (nativeCrypto as NativeCrypto).createHmac(this.hash.name, nativeKey.get());
+          return {
+            update: (chunk: Bytes) => {
+              h.update(chunk);
+            },
+            finish: (out: Bytes) => copyOut(h.digest(), out, this.outputLength),
           };
+        };
     return hybridState(this.family, startNative, () => this.startJs());
   }
 
@@ -172,8 +182,7 @@ export class HmacKernel implements MacKernel {
   }
 
   wipe(): void {
-    // A KeyObject's memory is node:crypto's to free; dropping the reference is all keyed can do.
-    this.nativeKey = undefined;
+    this.nativeKey.wipe();
     if (this.wasm !== undefined) this.wasm.release(this.slot, this);
     this.wasm = undefined;
     this.inner.wipe();
