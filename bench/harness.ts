@@ -7,15 +7,42 @@
  * median over rounds throws out the batches a noisy moment did hit.
  */
 import { PerformanceObserver } from "node:perf_hooks";
+import { FORCED_BACKEND, nativeCrypto } from "../src/engine/native.js";
+import { NATIVE_CROSSOVER, type NativeFamily } from "../src/engine/select.js";
 
-/** One implementation under test. `fn` performs one operation and passes its result to `consume`. */
-export interface Contender {
-  /** The library: "keyed" is ours; every other name is a peer. */
+interface ContenderBase {
+  /**
+   * The library: "keyed", or "keyed <variant>" (e.g. "keyed kernel"), is ours; every other name is
+   * a peer.
+   */
   name: string;
   /** "prepared": key setup done once, outside `fn`; "one-shot": key setup on every call. */
   kind: "prepared" | "one-shot";
+  /**
+   * Ours only: give this contender a "/ best peer" ratio column. When no contender of a case sets
+   * it, "keyed prepared" gets the column.
+   */
+  headline?: boolean;
+  /**
+   * For an output that carries a fresh random nonce (keyed's safe GMAC): the output expected for
+   * that nonce, in place of the case's fixed reference.
+   */
+  expectedFor?: (output: Uint8Array) => Uint8Array;
+}
+
+/** One implementation under test. `fn` performs one operation and passes its result to `consume`. */
+export interface SyncContender extends ContenderBase {
+  async?: false;
   fn: () => void;
 }
+
+/** An asynchronous API (WebCrypto): each call is awaited before the next starts. */
+export interface AsyncContender extends ContenderBase {
+  async: true;
+  fn: () => Promise<void>;
+}
+
+export type Contender = SyncContender | AsyncContender;
 
 /** One algorithm at one message size. */
 export interface BenchCase {
@@ -31,7 +58,9 @@ export interface Suite {
   /** Each algorithm is measured in a fresh process: see bench/run.ts. */
   algorithms: string[];
   /** Builds the cases of one algorithm, checking every contender's output before any timing. */
-  cases(algorithm: string): BenchCase[];
+  cases(algorithm: string): BenchCase[] | Promise<BenchCase[]>;
+  /** Markdown printed under the machine line: what the rows are, when their names do not say. */
+  notes?: string;
   /** Calls whose allocation is checked (bench/run.ts runs them in a process of their own). */
   allocation?(): AllocationCase[];
 }
@@ -48,6 +77,8 @@ export interface TimingOptions {
 export interface Measurement {
   name: string;
   kind: Contender["kind"];
+  /** Set when the contender asked for a ratio column (see `Contender.headline`). */
+  headline?: boolean;
   /** Median over the rounds. */
   nsPerOp: number;
   /** Message bytes per second at the median, in MB/s (10^6 bytes). */
@@ -64,6 +95,35 @@ export interface CaseResult {
   results: Measurement[];
 }
 
+/**
+ * A sentence for a suite's notes: how keyed's engine splits `families` between its own kernels
+ * (`below`: JavaScript unless told) and node:crypto in this run (src/engine/select.ts). Past the
+ * crossover, keyed's rows time node:crypto plus keyed's wrapper.
+ */
+export function engineNote(
+  families: NativeFamily[],
+  rows: string,
+  below = "keyed's own JavaScript kernels",
+): string {
+  const Rows = rows.charAt(0).toUpperCase() + rows.slice(1);
+  if (nativeCrypto === undefined) {
+    return `${Rows} run keyed's own JavaScript kernels at every size (no node:crypto backend in this run).`;
+  }
+  if (FORCED_BACKEND === "native") {
+    return `${Rows} run on node:crypto at every size (KEYED_BACKEND=native).`;
+  }
+  const from =
+    families.length === 1
+      ? `from ${NATIVE_CROSSOVER[families[0]]} bytes on`
+      : `from ${families
+          .map((f, i) => `${NATIVE_CROSSOVER[f]}${i === 0 ? " bytes" : ""} on for ${f}`)
+          .join(", ")}`;
+  return (
+    `keyed's engine hands messages to node:crypto ${from} (src/engine/select.ts): from there, ` +
+    `${rows} time node:crypto plus keyed's wrapper; below, ${below}.`
+  );
+}
+
 // Results go to a module-level object, so V8 cannot drop a call as dead code.
 const sink: { last: Uint8Array } = { last: new Uint8Array(1) };
 
@@ -72,30 +132,58 @@ export function consume(bytes: Uint8Array): void {
   sink.last = bytes;
 }
 
+const EMPTY = new Uint8Array(0);
+
+function hex(b: Uint8Array): string {
+  return Buffer.from(b.buffer, b.byteOffset, b.length).toString("hex");
+}
+
+/** Throws unless what contender `k` last passed to `consume` is what it should be. */
+function checkOutput(c: BenchCase, k: Contender, expected: Uint8Array, reference: string): void {
+  const got = hex(sink.last);
+  const want = hex(k.expectedFor ? k.expectedFor(sink.last) : expected);
+  if (got !== want) {
+    throw new Error(
+      `${c.algorithm} ${c.size} B: ${k.name} ${k.kind} gave ${got}; ${reference} gave ${want}`,
+    );
+  }
+}
+
 /**
  * Runs each contender twice (a prepared one must stay right when its state is reused) and throws
- * unless the output it passed to `consume` is `expected` both times.
+ * unless the output it passed to `consume` is `expected` both times. Synchronous contenders only;
+ * `checkContendersAsync` takes any.
  */
 export function checkContenders(c: BenchCase, expected: Uint8Array, reference: string): void {
-  const hex = (b: Uint8Array): string =>
-    Buffer.from(b.buffer, b.byteOffset, b.length).toString("hex");
-  const want = hex(expected);
+  for (const k of c.contenders) {
+    if (k.async) throw new Error(`${k.name} is asynchronous: check it with checkContendersAsync`);
+    for (let i = 0; i < 2; i++) {
+      sink.last = EMPTY;
+      k.fn();
+      checkOutput(c, k, expected, reference);
+    }
+  }
+}
+
+/** `checkContenders` for cases that may have asynchronous contenders. */
+export async function checkContendersAsync(
+  c: BenchCase,
+  expected: Uint8Array,
+  reference: string,
+): Promise<void> {
   for (const k of c.contenders) {
     for (let i = 0; i < 2; i++) {
-      sink.last = new Uint8Array(0);
-      k.fn();
-      const got = hex(sink.last);
-      if (got !== want) {
-        throw new Error(
-          `${c.algorithm} ${c.size} B: ${k.name} ${k.kind} gave ${got}; ${reference} gave ${want}`,
-        );
-      }
+      sink.last = EMPTY;
+      await k.fn();
+      checkOutput(c, k, expected, reference);
     }
   }
 }
 
 /** Runs `fn` `n` times and returns the time taken, in ms. */
 type Loop = (fn: () => void, n: number) => number;
+type AsyncLoop = (fn: () => Promise<void>, n: number) => Promise<number>;
+const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => AsyncLoop;
 
 /**
  * A loop compiled for one contender. With one loop shared by all, its call site would see every
@@ -108,20 +196,33 @@ function makeLoop(): Loop {
   return new Function("fn", "n", body) as Loop;
 }
 
+/** The same for an asynchronous contender: each call is awaited before the next. */
+function makeAsyncLoop(): AsyncLoop {
+  const body =
+    "const t = performance.now(); for (let i = 0; i < n; i++) await fn(); return performance.now() - t;";
+  return new AsyncFunction("fn", "n", body);
+}
+
+/** A batch to time: contender `index`, `calls` times in a row. */
+interface Batch {
+  index: number;
+  calls: number;
+}
+
 /**
- * Warms `fn` up and returns calls per `batchMs`. Warm-up ends when two estimates in a row agree
- * within 10%: until then the code is still moving from interpreter to optimized.
+ * Warms contender `index` up and returns its calls per `batchMs`. Warm-up ends when two estimates
+ * in a row agree within 10%: until then the code is still moving from interpreter to optimized.
  */
-function calibrate(loop: Loop, fn: () => void, batchMs: number): number {
+function* calibrate(index: number, batchMs: number): Generator<Batch, number, number> {
   let n = 1;
-  let ms = loop(fn, n);
+  let ms = yield { index, calls: n };
   while (ms < batchMs / 4) {
     n *= 2;
-    ms = loop(fn, n);
+    ms = yield { index, calls: n };
   }
   n = Math.max(1, Math.round((n * batchMs) / ms));
   for (let tries = 0; tries < 8; tries++) {
-    const next = Math.max(1, Math.round((n * batchMs) / loop(fn, n)));
+    const next = Math.max(1, Math.round((n * batchMs) / (yield { index, calls: n })));
     const settled = Math.abs(next - n) <= n / 10;
     n = next;
     if (settled) break;
@@ -136,11 +237,16 @@ function quantile(sorted: number[], q: number): number {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
-export function runCase(c: BenchCase, options: TimingOptions): CaseResult {
+/**
+ * The measurement of one case, as a plan: it yields the batches to time one at a time, is sent
+ * back each batch's milliseconds, and returns the result. `runCase` drives it synchronously and
+ * `runCaseAsync` awaits asynchronous contenders: one plan, so both measure the same way.
+ */
+function* plan(c: BenchCase, options: TimingOptions): Generator<Batch, CaseResult, number> {
   const { contenders } = c;
   options.log(`  ${c.algorithm} ${c.size} B: warm-up`);
-  const loops = contenders.map(makeLoop);
-  const batches = contenders.map((k, i) => calibrate(loops[i], k.fn, options.batchMs));
+  const batches: number[] = [];
+  for (let i = 0; i < contenders.length; i++) batches.push(yield* calibrate(i, options.batchMs));
   const samples: number[][] = contenders.map(() => []);
   for (let round = 0; round < options.rounds; round++) {
     // Rotate who goes first, so no contender always follows the same neighbour. No GC is forced
@@ -149,7 +255,8 @@ export function runCase(c: BenchCase, options: TimingOptions): CaseResult {
     // fills the young generation, so each contender pays for about the garbage it makes.
     for (let j = 0; j < contenders.length; j++) {
       const i = (round + j) % contenders.length;
-      samples[i].push((loops[i](contenders[i].fn, batches[i]) * 1e6) / batches[i]);
+      const ms = yield { index: i, calls: batches[i] };
+      samples[i].push((ms * 1e6) / batches[i]);
     }
   }
   const results = contenders.map((k, i): Measurement => {
@@ -158,6 +265,7 @@ export function runCase(c: BenchCase, options: TimingOptions): CaseResult {
     return {
       name: k.name,
       kind: k.kind,
+      ...(k.headline ? { headline: true } : {}),
       nsPerOp: median,
       mbPerS: (c.size * 1e3) / median,
       spread: (quantile(sorted, 0.75) - quantile(sorted, 0.25)) / median,
@@ -165,6 +273,41 @@ export function runCase(c: BenchCase, options: TimingOptions): CaseResult {
     };
   });
   return { algorithm: c.algorithm, size: c.size, results };
+}
+
+/** Measures a case of synchronous contenders (`runCaseAsync` takes any). */
+export function runCase(c: BenchCase, options: TimingOptions): CaseResult {
+  const timers = c.contenders.map((k) => {
+    if (k.async) throw new Error(`${k.name} is asynchronous: time it with runCaseAsync`);
+    const loop = makeLoop();
+    const fn = k.fn;
+    return (n: number): number => loop(fn, n);
+  });
+  const steps = plan(c, options);
+  let step = steps.next();
+  while (!step.done) step = steps.next(timers[step.value.index](step.value.calls));
+  return step.value;
+}
+
+/**
+ * Measures a case that may have asynchronous contenders. A synchronous contender's loop never
+ * yields inside its timed span; the `await` on its result comes after the clock is read.
+ */
+export async function runCaseAsync(c: BenchCase, options: TimingOptions): Promise<CaseResult> {
+  const timers = c.contenders.map((k): ((n: number) => number | Promise<number>) => {
+    if (k.async) {
+      const loop = makeAsyncLoop();
+      const fn = k.fn;
+      return (n) => loop(fn, n);
+    }
+    const loop = makeLoop();
+    const fn = k.fn;
+    return (n) => loop(fn, n);
+  });
+  const steps = plan(c, options);
+  let step = steps.next();
+  while (!step.done) step = steps.next(await timers[step.value.index](step.value.calls));
+  return step.value;
 }
 
 // --- allocation ---------------------------------------------------------------------------------

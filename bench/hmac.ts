@@ -8,12 +8,14 @@ import { createHmac, randomFillSync } from "node:crypto";
 import { hmac as nobleHmac } from "@noble/hashes/hmac.js";
 import { sha1 } from "@noble/hashes/legacy.js";
 import { sha256, sha512 } from "@noble/hashes/sha2.js";
+import { wasmHmac } from "../src/engine/wasm.js";
 import { mac } from "../src/index.js";
 import {
   type AllocationCase,
   type BenchCase,
   checkContenders,
   consume,
+  engineNote,
   type Suite,
 } from "./harness.js";
 
@@ -95,4 +97,9 @@ export const hmacSuite: Suite = {
   algorithms: ["hmac-sha256", "hmac-sha512", "hmac-sha1"],
   cases,
   allocation,
+  notes: engineNote(
+    ["hmac-sha256", "hmac-sha512", "hmac-sha1"],
+    "the keyed rows",
+    wasmHmac() === undefined ? undefined : "keyed's WebAssembly HMAC kernels (src/engine/wasm.ts)",
+  ),
 };

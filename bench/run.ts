@@ -1,5 +1,5 @@
 /**
- * Benchmark entry point: `npm run bench [-- --quick] [-- --only=hmac]`.
+ * Benchmark entry point: `npm run bench [-- --quick] [-- --only=hmac,cmac] [-- --calibrate]`.
  *
  * Each algorithm of a suite runs in a fresh Node process. Pure-JS libraries (keyed and noble)
  * share code between hashes, so whichever algorithm ran first could leave that code's call sites
@@ -13,17 +13,35 @@ import { cpus, loadavg, platform, release } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { FORCED_BACKEND } from "../src/engine/native.js";
+import { blake3Suite } from "./blake3.js";
+import { cmacSuite } from "./cmac.js";
+import { equalSuite } from "./equal.js";
+import { gmacSuite } from "./gmac.js";
 import {
   type AllocationResult,
   type CaseResult,
+  type Measurement,
   measureAllocation,
-  runCase,
+  runCaseAsync,
   type Suite,
   type TimingOptions,
 } from "./harness.js";
 import { hmacSuite } from "./hmac.js";
+import { kmacSuite } from "./kmac.js";
+import { poly1305Suite } from "./poly1305.js";
+import { siphashSuite } from "./siphash.js";
 
-const SUITES: Suite[] = [hmacSuite];
+const SUITES: Suite[] = [
+  hmacSuite,
+  cmacSuite,
+  gmacSuite,
+  poly1305Suite,
+  kmacSuite,
+  blake3Suite,
+  siphashSuite,
+  equalSuite,
+];
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = dirname(dirname(SCRIPT));
@@ -34,6 +52,8 @@ const { values: args } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
     only: { type: "string" },
+    // Runs bench/calibrate.ts (keyed's kernels against node:crypto, for src/engine/select.ts).
+    calibrate: { type: "boolean", default: false },
     // Internal: "<suite>:<algorithm>" or "<suite>:allocation", run by a child process.
     child: { type: "string" },
   },
@@ -43,7 +63,7 @@ const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-// Full: 21 samples of ~25 ms per contender and case (about a minute for HMAC on 2 cores).
+// Full: 21 samples of ~25 ms per contender and case (every suite: about 4 minutes on 2 cores).
 const timing: TimingOptions = args.quick
   ? { rounds: 5, batchMs: 20, log }
   : { rounds: 21, batchMs: 25, log };
@@ -69,7 +89,9 @@ async function child(job: string): Promise<void> {
     result = measured;
   } else {
     log(`${suite.name}: ${part}`);
-    result = suite.cases(part).map((c) => runCase(c, timing));
+    const measured: CaseResult[] = [];
+    for (const c of await suite.cases(part)) measured.push(await runCaseAsync(c, timing));
+    result = measured;
   }
   process.stdout.write(JSON.stringify(result));
 }
@@ -136,17 +158,50 @@ function table(header: string[], rows: string[][], right: number): string {
 
 const column = (m: { name: string; kind: string }): string => `${m.name} ${m.kind}`;
 
-/** ns/op for every contender, then keyed prepared over the fastest peer (below 1: keyed wins). */
+/** "keyed" and "keyed <variant>" are ours; every other contender is a peer. */
+const isOurs = (m: Measurement): boolean => m.name === "keyed" || m.name.startsWith("keyed ");
+
+/**
+ * Runs of consecutive cases with the same contenders: one table each (a suite's algorithms may
+ * have different peers, e.g. Poly1305 and the ChaCha20-Poly1305 AEAD).
+ */
+function groups(cases: CaseResult[]): CaseResult[][] {
+  const out: CaseResult[][] = [];
+  let key = "";
+  for (const c of cases) {
+    const k = c.results.map(column).join("\n");
+    if (out.length === 0 || k !== key) out.push([]);
+    out[out.length - 1].push(c);
+    key = k;
+  }
+  return out;
+}
+
+/** The contenders with a ratio column: those marked headline, else "keyed prepared". */
+function headlines(c: CaseResult): Measurement[] {
+  const marked = c.results.filter((m) => m.headline === true);
+  if (marked.length > 0) return marked;
+  return c.results.filter((m) => m.name === "keyed" && m.kind === "prepared");
+}
+
+/** ns/op for every contender, then ours over the fastest peer (below 1: keyed is faster). */
 function timeTable(cases: CaseResult[]): string {
   const names = cases[0].results.map(column);
+  const ratioNames = headlines(cases[0]).map((m) => `${column(m)} / best peer`);
   const rows = cases.map((c) => {
-    const ours = c.results.find((m) => m.name === "keyed" && m.kind === "prepared");
-    const peers = c.results.filter((m) => m.name !== "keyed");
+    const peers = c.results.filter((m) => !isOurs(m));
     const best = peers.reduce((a, b) => (b.nsPerOp < a.nsPerOp ? b : a));
-    const ratio = ours ? `${(ours.nsPerOp / best.nsPerOp).toFixed(2)} (${column(best)})` : "";
-    return [c.algorithm, sizeLabel(c.size), ...c.results.map((m) => timeLabel(m.nsPerOp)), ratio];
+    const ratios = headlines(c).map(
+      (ours) => `${(ours.nsPerOp / best.nsPerOp).toFixed(2)} (${column(best)})`,
+    );
+    return [
+      c.algorithm,
+      sizeLabel(c.size),
+      ...c.results.map((m) => timeLabel(m.nsPerOp)),
+      ...ratios,
+    ];
   });
-  return table(["algorithm", "size", ...names, "keyed prepared / best peer"], rows, 2);
+  return table(["algorithm", "size", ...names, ...ratioNames], rows, 2);
 }
 
 function rateTable(cases: CaseResult[]): string {
@@ -183,6 +238,8 @@ function machine() {
     date: new Date().toISOString(),
     // Other processes' load is the main source of noise: keep it next to the numbers.
     loadAtStart: Number(loadavg()[0].toFixed(2)),
+    // KEYED_BACKEND (inherited by the children) decides whether keyed may use node:crypto.
+    backend: FORCED_BACKEND ?? "auto",
   };
 }
 
@@ -190,15 +247,19 @@ type Machine = ReturnType<typeof machine>;
 
 function machineLine(m: Machine): string {
   const when = m.date.slice(0, 10);
-  return `${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.os}; ${when}, load ${m.loadAtStart} at start`;
+  const backend = m.backend === "auto" ? "" : `, KEYED_BACKEND=${m.backend}`;
+  return `${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.os}${backend}; ${when}, load ${m.loadAtStart} at start`;
 }
 
-function section(m: Machine, cases: CaseResult[], alloc: AllocationResult[]): string {
+function section(suite: Suite, m: Machine, cases: CaseResult[], alloc: AllocationResult[]): string {
+  const tables = (make: (g: CaseResult[]) => string): string =>
+    groups(cases).map(make).join("\n\n");
   const parts = [
     `Machine: ${machineLine(m)}. ${timing.rounds} interleaved samples of ~${timing.batchMs} ms per ` +
       `cell; medians. ${noiseLine(cases)}`,
-    `### Time per operation\n\n${timeTable(cases)}`,
-    `### Throughput (MB/s, 10^6 bytes of message per second)\n\n${rateTable(cases)}`,
+    ...(suite.notes ? [suite.notes.trim()] : []),
+    `### Time per operation\n\n${tables(timeTable)}`,
+    `### Throughput (MB/s, 10^6 bytes of message per second)\n\n${tables(rateTable)}`,
   ];
   if (alloc.length > 0) {
     parts.push(`### Allocation (prepared key, 16-byte message)\n\n${allocationTable(alloc)}`);
@@ -209,15 +270,21 @@ function section(m: Machine, cases: CaseResult[], alloc: AllocationResult[]): st
 const INTRO = `# Benchmarks
 
 Run them with \`npm run bench\` (\`-- --quick\` for a short run that only prints,
-\`-- --only=hmac\` for one suite). Each run rewrites its suite's section below and saves its
-numbers in \`bench/results/<date>-<suite>.json\`.
+\`-- --only=hmac,cmac\` for some suites). Each run rewrites its suite's section below and saves its
+numbers in \`bench/results/<date>-<suite>.json\`. \`npm run bench -- --calibrate\` re-measures the
+engine's crossovers instead (bench/calibrate.ts).
 
 The contenders of one algorithm are measured in one process, interleaved round by round, so a
 ratio between two of them is a comparison within one run on one machine. Absolute times move from
 run to run and machine to machine (on a shared machine, by half or more); compare those across
 runs with care. "prepared" contenders set the key up once; "one-shot" contenders set it up on
-every call. The last column is keyed's prepared key over the fastest other library: under 1 means
-keyed is faster.
+every call. Rows named "keyed" or "keyed <variant>" are keyed's; every other row is a peer. The
+last column (or columns) is a keyed row, keyed's prepared key unless the header names another,
+over the fastest peer: under 1 means keyed is faster. Each section's notes say what its rows call.
+
+keyed's engine hands long inputs of some families to node:crypto (src/engine/select.ts), and the
+sections say from which size. \`KEYED_BACKEND=js npm run bench -- --quick\` prints keyed's own
+JavaScript kernels at every size instead (the machine line then names the backend).
 
 Allocation tables run a call 10^6 times after warm-up. "heap growth" is \`heapUsed\` after a forced
 GC, after the loop minus before it (memory the calls kept); "heapUsed delta" is read right after
@@ -254,6 +321,7 @@ function writeJson(suite: Suite, m: Machine, cases: CaseResult[], alloc: Allocat
       results: c.results.map((r) => ({
         name: r.name,
         kind: r.kind,
+        ...(r.headline ? { headline: true } : {}),
         nsPerOp: round(r.nsPerOp, 1),
         mbPerS: round(r.mbPerS, 2),
         spread: round(r.spread, 3),
@@ -276,7 +344,7 @@ async function main(): Promise<void> {
     const alloc = suite.allocation
       ? spawnChild<AllocationResult[]>(`${suite.name}:allocation`)
       : [];
-    const body = section(m, cases, alloc);
+    const body = section(suite, m, cases, alloc);
     process.stdout.write(`\n## ${suite.name}${args.quick ? " (quick)" : ""}\n\n${body}\n`);
     if (args.quick) continue;
     const file = writeJson(suite, m, cases, alloc);
@@ -285,4 +353,12 @@ async function main(): Promise<void> {
   }
 }
 
-await (args.child ? child(args.child) : main());
+function calibrate(): void {
+  const script = join(ROOT, "bench", "calibrate.ts");
+  const r = spawnSync(process.execPath, [...process.execArgv, script], { stdio: "inherit" });
+  process.exitCode = r.status ?? 1;
+}
+
+if (args.child) await child(args.child);
+else if (args.calibrate) calibrate();
+else await main();

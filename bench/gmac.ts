@@ -1,0 +1,130 @@
+/**
+ * GMAC (AES-GCM with an empty plaintext, the message as associated data): keyed against
+ * node:crypto's aes-128-gcm and @noble/ciphers' gcm.
+ *
+ * keyed's safe `mac("gmac-aes128", key)` draws a random nonce for every tag and returns nonce ‖
+ * tag; the peers take the caller's nonce. The like-for-like rows are keyed's prepared kernel with a
+ * fixed nonce (the safe Mac's engine, without the random nonce) and the hazmat `gmac()`, which
+ * takes a nonce and sets the key up on every call.
+ */
+import { createCipheriv, randomFillSync } from "node:crypto";
+import { gcm } from "@noble/ciphers/aes.js";
+import { gmac } from "../src/hazmat.js";
+import { mac } from "../src/index.js";
+import { GmacKernel } from "../src/mac/gmac.js";
+import {
+  type AllocationCase,
+  type BenchCase,
+  checkContenders,
+  consume,
+  engineNote,
+  type Suite,
+} from "./harness.js";
+
+const SIZES = [16, 128, 1024, 8192];
+const NONCE_LENGTH = 12;
+const EMPTY = new Uint8Array(0);
+
+function random(length: number): Uint8Array {
+  return randomFillSync(new Uint8Array(length));
+}
+
+/** The GCM tag over an empty plaintext with `msg` as AAD (SP 800-38D: GMAC). */
+function nodeGmac(key: Uint8Array, nonce: Uint8Array, msg: Uint8Array): Uint8Array {
+  const cipher = createCipheriv("aes-128-gcm", key, nonce);
+  cipher.setAAD(msg);
+  cipher.final();
+  return cipher.getAuthTag();
+}
+
+function cases(algorithm: string): BenchCase[] {
+  if (algorithm !== "gmac-aes128") throw new Error(`gmac suite: unknown algorithm ${algorithm}`);
+  const key = random(16);
+  const nonce = random(NONCE_LENGTH);
+  const safe = mac(algorithm, key);
+  const safeOut = new Uint8Array(safe.tagLength);
+  const kernel = new GmacKernel(key);
+  const kernelOut = new Uint8Array(16);
+
+  const built: BenchCase[] = [];
+  for (const size of SIZES) {
+    const msg = random(size);
+    const c: BenchCase = {
+      algorithm,
+      size,
+      contenders: [
+        {
+          name: "keyed",
+          kind: "prepared",
+          headline: true,
+          fn: () => consume(safe.tag(msg, safeOut)),
+          // nonce ‖ tag, under the nonce it drew.
+          expectedFor: (output) => {
+            const drawn = output.subarray(0, NONCE_LENGTH);
+            return Buffer.concat([drawn, nodeGmac(key, drawn, msg)]);
+          },
+        },
+        {
+          name: "keyed kernel",
+          kind: "prepared",
+          headline: true,
+          fn: () => {
+            kernel.compute(msg, kernelOut, nonce);
+            consume(kernelOut);
+          },
+        },
+        { name: "keyed hazmat", kind: "one-shot", fn: () => consume(gmac(key, nonce, msg)) },
+        { name: "node:crypto", kind: "one-shot", fn: () => consume(nodeGmac(key, nonce, msg)) },
+        {
+          name: "noble",
+          kind: "one-shot",
+          fn: () => consume(gcm(key, nonce, msg).encrypt(EMPTY)),
+        },
+      ],
+    };
+    checkContenders(c, nodeGmac(key, nonce, msg), "node:crypto");
+    built.push(c);
+  }
+  return built;
+}
+
+/** 10^6 tags of a 16-byte message: the safe Mac (random nonce) and the kernel. */
+function allocation(): AllocationCase[] {
+  const key = random(16);
+  const m = mac("gmac-aes128", key);
+  const kernel = new GmacKernel(key);
+  const nonce = random(NONCE_LENGTH);
+  const msg = random(16);
+  const out = new Uint8Array(m.tagLength);
+  const kernelOut = new Uint8Array(16);
+  const calls = 1_000_000;
+  return [
+    { name: "gmac-aes128 tag(msg16, out)", calls, fn: () => consume(m.tag(msg, out)) },
+    {
+      name: "GmacKernel compute(msg16, out, nonce)",
+      calls,
+      fn: () => {
+        kernel.compute(msg, kernelOut, nonce);
+        consume(kernelOut);
+      },
+    },
+  ];
+}
+
+export const gmacSuite: Suite = {
+  name: "gmac",
+  algorithms: ["gmac-aes128"],
+  cases,
+  allocation,
+  notes: [
+    '"keyed prepared" is the safe `mac("gmac-aes128", key).tag(msg, out)`: it draws a fresh random',
+    "12-byte nonce for every tag (from keyed's nonce pool) and returns nonce ‖ tag. The peers are",
+    'given a fixed nonce, so the like-for-like row is "keyed kernel prepared": the same prepared',
+    "`GmacKernel` (AES schedule and H computed once) with a fixed nonce and no random draw.",
+    '"keyed hazmat one-shot" is `gmac(key, nonce, message)` from keyed/hazmat, which sets the key up',
+    "on every call. node:crypto is aes-128-gcm with an empty plaintext and the message as AAD, and",
+    "noble is `gcm(key, nonce, msg).encrypt(empty)`: both set the key up on every call (neither has",
+    "a reusable keyed state).",
+    engineNote(["gmac"], "the keyed rows"),
+  ].join("\n"),
+};

@@ -1,0 +1,131 @@
+/**
+ * Poly1305 (RFC 8439 2.5) against @noble/ciphers, @stablelib/poly1305 and libsodium's
+ * crypto_onetimeauth; the ChaCha20-Poly1305 AEAD (RFC 8439 2.8) against node:crypto and
+ * @noble/ciphers.
+ *
+ * A Poly1305 key authenticates one message, so every contender sets its key up on every call:
+ * "one-shot" is the real use, and there is no prepared row.
+ */
+import { createCipheriv, randomFillSync } from "node:crypto";
+import { poly1305 as noblePoly1305 } from "@noble/ciphers/_poly1305.js";
+import { chacha20poly1305 as nobleChaCha } from "@noble/ciphers/chacha.js";
+import { oneTimeAuth } from "@stablelib/poly1305";
+import sodium from "libsodium-wrappers-sumo";
+import { chacha20poly1305, poly1305 } from "../src/hazmat.js";
+import { mac } from "../src/index.js";
+import { type BenchCase, checkContenders, consume, type Suite } from "./harness.js";
+
+const POLY1305_SIZES = [34, 1024, 4096, 1 << 20];
+const AEAD_SIZES = [64, 1024, 8192, 1 << 20];
+
+function random(length: number): Uint8Array {
+  return randomFillSync(new Uint8Array(length));
+}
+
+const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, "hex"));
+
+/** RFC 8439 section 2.5.2: the 34-byte message, its key and its tag. */
+const RFC_KEY = hex("85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b");
+const RFC_MESSAGE = new TextEncoder().encode("Cryptographic Forum Research Group");
+const RFC_TAG = "a8061dc1305136c6c22b8baf0c0127a9";
+
+async function poly1305Cases(): Promise<BenchCase[]> {
+  await sodium.ready;
+  const got = Buffer.from(sodium.crypto_onetimeauth(RFC_MESSAGE, RFC_KEY)).toString("hex");
+  if (got !== RFC_TAG) throw new Error(`libsodium gave ${got} for RFC 8439 2.5.2; want ${RFC_TAG}`);
+  const built: BenchCase[] = [];
+  for (const size of POLY1305_SIZES) {
+    // The 34-byte case is RFC 8439 2.5.2's message under its key.
+    const rfc = size === RFC_MESSAGE.length;
+    const key = rfc ? RFC_KEY : random(32);
+    const msg = rfc ? RFC_MESSAGE : random(size);
+    const c: BenchCase = {
+      algorithm: "poly1305",
+      size,
+      contenders: [
+        {
+          name: "keyed hazmat",
+          kind: "one-shot",
+          headline: true,
+          fn: () => consume(poly1305(key, msg)),
+        },
+        { name: "keyed", kind: "one-shot", fn: () => consume(mac("poly1305", key).tag(msg)) },
+        { name: "noble", kind: "one-shot", fn: () => consume(noblePoly1305(msg, key)) },
+        { name: "stablelib", kind: "one-shot", fn: () => consume(oneTimeAuth(key, msg)) },
+        {
+          name: "libsodium",
+          kind: "one-shot",
+          fn: () => consume(sodium.crypto_onetimeauth(msg, key)),
+        },
+      ],
+    };
+    checkContenders(c, sodium.crypto_onetimeauth(msg, key), "libsodium");
+    built.push(c);
+  }
+  return built;
+}
+
+/** ciphertext ‖ tag, as keyed and noble return it (node hands the tag over apart). */
+function nodeSeal(key: Uint8Array, nonce: Uint8Array, plaintext: Uint8Array): Uint8Array {
+  const cipher = createCipheriv("chacha20-poly1305", key, nonce, { authTagLength: 16 });
+  const ciphertext = cipher.update(plaintext);
+  cipher.final();
+  return Buffer.concat([ciphertext, cipher.getAuthTag()]);
+}
+
+async function aeadCases(): Promise<BenchCase[]> {
+  const key = random(32);
+  const nonce = random(12);
+  const built: BenchCase[] = [];
+  for (const size of AEAD_SIZES) {
+    const plaintext = random(size);
+    const c: BenchCase = {
+      algorithm: "chacha20-poly1305",
+      size,
+      contenders: [
+        {
+          name: "keyed",
+          kind: "one-shot",
+          headline: true,
+          fn: () => consume(chacha20poly1305(key, nonce).seal(plaintext)),
+        },
+        {
+          name: "node:crypto",
+          kind: "one-shot",
+          fn: () => consume(nodeSeal(key, nonce, plaintext)),
+        },
+        {
+          name: "noble",
+          kind: "one-shot",
+          fn: () => consume(nobleChaCha(key, nonce).encrypt(plaintext)),
+        },
+      ],
+    };
+    checkContenders(c, nodeSeal(key, nonce, plaintext), "node:crypto");
+    built.push(c);
+  }
+  return built;
+}
+
+async function cases(algorithm: string): Promise<BenchCase[]> {
+  if (algorithm === "poly1305") return poly1305Cases();
+  if (algorithm === "chacha20-poly1305") return aeadCases();
+  throw new Error(`poly1305 suite: unknown algorithm ${algorithm}`);
+}
+
+export const poly1305Suite: Suite = {
+  name: "poly1305",
+  algorithms: ["poly1305", "chacha20-poly1305"],
+  cases,
+  notes: [
+    "Poly1305 keys are one-time, so every row sets its key up per message, as real use does.",
+    '"keyed hazmat one-shot" is `poly1305(key, msg)` from keyed/hazmat; "keyed one-shot" is the safe',
+    '`mac("poly1305", key).tag(msg)` (a new Mac per message, with its weak-key check). The 34-byte',
+    "case is RFC 8439 2.5.2's message and key. libsodium is libsodium-wrappers-sumo",
+    "`crypto_onetimeauth` (WebAssembly). The AEAD rows seal without associated data: keyed is",
+    "`chacha20poly1305(key, nonce).seal(pt)` from keyed/hazmat (its own JavaScript at every size:",
+    "the engine's node:crypto path is for the ChaCha20-Poly1305 MAC, not the AEAD), noble is",
+    "`chacha20poly1305(key, nonce).encrypt(pt)`, and node:crypto returns the tag apart, so its row",
+    "includes one `Buffer.concat` of ciphertext and tag to give the same ciphertext ‖ tag.",
+  ].join("\n"),
+};

@@ -1,0 +1,125 @@
+/**
+ * SipHash-2-4 (64-bit output): keyed's `tag` and its hash-table fast path `hashHalves`, against
+ * the `siphash` package (pure JS, returns two 32-bit halves) and libsodium's crypto_shorthash.
+ */
+import { randomFillSync } from "node:crypto";
+import { createRequire } from "node:module";
+import { endianness } from "node:os";
+import sodium from "libsodium-wrappers-sumo";
+import { siphash24 } from "../src/index.js";
+import {
+  type AllocationCase,
+  type BenchCase,
+  checkContenders,
+  consume,
+  type Suite,
+} from "./harness.js";
+
+/** The part of the `siphash` package (CommonJS, no types) used here. */
+interface SipHashJs {
+  /** `key`: four little-endian 32-bit words; the result's `h` and `l` are the tag's halves. */
+  hash(key: Uint32Array, message: Uint8Array): { h: number; l: number };
+}
+
+const sipHashJs = createRequire(import.meta.url)("siphash") as SipHashJs;
+
+const SIZES = [8, 16, 64, 1024];
+
+function random(length: number): Uint8Array {
+  return randomFillSync(new Uint8Array(length));
+}
+
+async function cases(algorithm: string): Promise<BenchCase[]> {
+  if (algorithm !== "siphash-2-4") throw new Error(`siphash suite: unknown algorithm ${algorithm}`);
+  // Halves [low, high] in a Uint32Array are the little-endian tag's bytes only on such a machine.
+  if (endianness() !== "LE") throw new Error("siphash suite: assumes a little-endian machine");
+  await sodium.ready;
+  const key = random(16);
+  const prepared = siphash24(key);
+  const out = new Uint8Array(prepared.tagLength);
+  const halves = new Uint32Array(2);
+  const halvesBytes = new Uint8Array(halves.buffer);
+  const keyWords = new Uint32Array(key.buffer.slice(0, 16));
+  const jsHalves = new Uint32Array(2);
+  const jsHalvesBytes = new Uint8Array(jsHalves.buffer);
+
+  const built: BenchCase[] = [];
+  for (const size of SIZES) {
+    const msg = random(size);
+    const c: BenchCase = {
+      algorithm,
+      size,
+      contenders: [
+        {
+          name: "keyed",
+          kind: "prepared",
+          headline: true,
+          fn: () => consume(prepared.tag(msg, out)),
+        },
+        {
+          name: "keyed hashHalves",
+          kind: "prepared",
+          headline: true,
+          fn: () => {
+            prepared.hashHalves(msg, halves);
+            consume(halvesBytes);
+          },
+        },
+        {
+          name: "siphash",
+          kind: "prepared",
+          fn: () => {
+            const r = sipHashJs.hash(keyWords, msg);
+            jsHalves[0] = r.l;
+            jsHalves[1] = r.h;
+            consume(jsHalvesBytes);
+          },
+        },
+        {
+          name: "libsodium",
+          kind: "one-shot",
+          fn: () => consume(sodium.crypto_shorthash(msg, key)),
+        },
+      ],
+    };
+    checkContenders(c, sodium.crypto_shorthash(msg, key), "libsodium");
+    built.push(c);
+  }
+  return built;
+}
+
+/** 10^6 SipHash-2-4 calls on a 16-byte message: `tag` and `hashHalves`, both with `out`. */
+function allocation(): AllocationCase[] {
+  const m = siphash24(random(16));
+  const msg = random(16);
+  const out = new Uint8Array(m.tagLength);
+  const halves = new Uint32Array(2);
+  const halvesBytes = new Uint8Array(halves.buffer);
+  const calls = 1_000_000;
+  return [
+    { name: "siphash-2-4 tag(msg16, out)", calls, fn: () => consume(m.tag(msg, out)) },
+    {
+      name: "siphash-2-4 hashHalves(msg16, out)",
+      calls,
+      fn: () => {
+        m.hashHalves(msg, halves);
+        consume(halvesBytes);
+      },
+    },
+  ];
+}
+
+export const siphashSuite: Suite = {
+  name: "siphash",
+  algorithms: ["siphash-2-4"],
+  cases,
+  allocation,
+  notes: [
+    '"keyed prepared" is `siphash24(key).tag(msg, out)` (the 8-byte tag into `out`); "keyed',
+    'hashHalves prepared" is the hash-table path `hashHalves(msg, out)`, the two 32-bit halves into',
+    "a `Uint32Array`. The `siphash` package takes the key as four 32-bit words (converted once, so",
+    '"prepared") and returns `{ h, l }`; its row stores both halves into a `Uint32Array`, as the',
+    "hashHalves row does. libsodium is libsodium-wrappers-sumo `crypto_shorthash` (SipHash-2-4,",
+    "WebAssembly), which takes the key bytes on every call.",
+  ].join("\n"),
+};
