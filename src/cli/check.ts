@@ -1,0 +1,214 @@
+/// <reference types="node" />
+/** keyed check: checks a file of tag lines, as sha256sum -c does (docs/cli.md). */
+import { readFileSync } from "node:fs";
+import { type MacName, macInfo } from "../index.js";
+import {
+  ALGORITHM_OPTION,
+  HELP_OPTION,
+  KEY_OPTIONS,
+  parseCommand,
+  resolveAlgorithm,
+} from "./args.js";
+import { CliError, describeFileError, EXIT_FAILED, EXIT_OK } from "./errors.js";
+import { checkStdinUse, chooseJobs, inspectInput } from "./inputs.js";
+import type { Context } from "./io.js";
+import type { Job } from "./job.js";
+import { checkMacKey, keyUsesStdin, loadKey, readAllStdin } from "./keys.js";
+import { checkOneTime, checkShortTags } from "./policy.js";
+import { runJobs } from "./pool.js";
+import { Progress } from "./progress.js";
+import { decodeTag, formatResultLine, isIgnoredLine, parseSumLine } from "./sumfile.js";
+
+export const CHECK_HELP = `Usage: keyed check KEY [options] [SUMFILE | -]
+
+Reads lines "ALGORITHM:TAG  FILE" (as keyed tag prints them) from SUMFILE or stdin, and
+checks each FILE against its TAG: prints "FILE: OK" or "FILE: FAILED" per line and a summary
+on stderr. Exits 1 when any tag failed, any file could not be read or any line is
+improperly formatted. Blank lines and lines starting with # are skipped. File names are
+relative to the current directory, as with sha256sum -c.
+
+Key (one of): --key-file FILE | --key-env VAR | --key-stdin | --key-hex HEX (warns)
+      --allow-short-keys accept keys under 16 bytes (test vectors only)
+
+Options:
+  -a, --algorithm ALG    the algorithm of lines written without the "ALGORITHM:" prefix;
+                         lines naming another algorithm then count as improperly formatted
+      --allow-short-tags verify 64-bit SipHash tags (guessable: see docs/cli.md)
+      --ignore-missing   skip listed files that do not exist
+  -q, --quiet            no line for files that are OK
+      --status           print nothing; the exit status tells
+  -j, --jobs N           worker threads (default: one per file, up to the number of cores)
+      --no-progress      no progress bar (it shows on a terminal for inputs over 64 MiB)
+  -h, --help             this help
+
+Examples:
+  keyed tag -a hmac-sha256 --key-file mac.key *.tar.gz > release.tags
+  keyed check --key-file mac.key release.tags
+`;
+
+interface Entry {
+  algorithm: MacName;
+  tag: Uint8Array;
+  name: string;
+}
+
+/** One sum-file line as an entry, or why it is improperly formatted. */
+function parseEntry(line: string, fallback: MacName | undefined): Entry | string {
+  const parsed = parseSumLine(line);
+  if (parsed === undefined) return 'expected "ALGORITHM:TAG  FILE"';
+  const written = parsed.algorithm;
+  if (written === undefined && fallback === undefined) {
+    return 'no algorithm (write "ALGORITHM:TAG" or give -a)';
+  }
+  let algorithm: MacName;
+  try {
+    algorithm = resolveAlgorithm(written ?? fallback);
+  } catch {
+    return `unknown algorithm "${written}" (keyed list shows them)`;
+  }
+  if (fallback !== undefined && algorithm !== fallback) {
+    return `a ${algorithm} tag, but -a says ${fallback}`;
+  }
+  const tag = decodeTag(parsed.tag, macInfo(algorithm).tagLength);
+  if (tag === undefined) return "the tag is neither hex nor base64";
+  return { algorithm, tag, name: parsed.name };
+}
+
+function describeCount(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+export async function checkCommand(argv: string[], context: Context): Promise<number> {
+  const { values, positionals } = parseCommand("check", {
+    args: argv,
+    allowPositionals: true,
+    options: {
+      ...HELP_OPTION,
+      ...ALGORITHM_OPTION,
+      ...KEY_OPTIONS,
+      "allow-short-tags": { type: "boolean" },
+      "ignore-missing": { type: "boolean" },
+      quiet: { type: "boolean", short: "q" },
+      status: { type: "boolean" },
+      jobs: { type: "string", short: "j" },
+      "no-progress": { type: "boolean" },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(CHECK_HELP);
+    return EXIT_OK;
+  }
+  if (positionals.length > 1) {
+    throw new CliError(`check reads one SUMFILE; got ${positionals.length}`);
+  }
+  const sumFile = positionals[0] ?? "-";
+  const keyFromStdin = keyUsesStdin(values);
+  checkStdinUse([sumFile], keyFromStdin, "SUMFILE");
+  const fallback = values.algorithm === undefined ? undefined : resolveAlgorithm(values.algorithm);
+  const silent = values.status === true;
+  const report = (message: string) => {
+    if (!silent) context.warn(message);
+  };
+
+  let text: string;
+  try {
+    text = new TextDecoder().decode(sumFile === "-" ? await readAllStdin() : readFileSync(sumFile));
+  } catch (error) {
+    throw new CliError(describeFileError(sumFile, error));
+  }
+
+  // Parse every line first: an unknown algorithm or a malformed tag is reported before any work.
+  const entries: Entry[] = [];
+  const improperLines: string[] = [];
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  lines.forEach((line, i) => {
+    if (isIgnoredLine(line)) return;
+    const entry = parseEntry(line, fallback);
+    if (typeof entry === "string") {
+      improperLines.push(`${sumFile}:${i + 1}: improperly formatted line: ${entry}`);
+    } else {
+      entries.push(entry);
+    }
+  });
+  if (entries.length === 0) {
+    const first = improperLines.length > 0 ? ` (${improperLines[0]})` : "";
+    throw new CliError(`${sumFile}: no properly formatted "ALGORITHM:TAG  FILE" lines${first}`);
+  }
+  const improper = improperLines.length;
+  for (const line of improperLines) report(line);
+
+  const allowShortTags = values["allow-short-tags"] === true;
+  const allowShortKeys = values["allow-short-keys"] === true;
+  const algorithms = [...new Set(entries.map((entry) => entry.algorithm))];
+  for (const algorithm of algorithms) {
+    checkShortTags(algorithm, allowShortTags);
+    checkOneTime(algorithm, entries.filter((e) => e.algorithm === algorithm).length, "lines");
+  }
+  checkStdinUse(
+    entries.map((entry) => entry.name),
+    keyFromStdin ?? (sumFile === "-" ? "the sum file is read" : undefined),
+    "a listed file",
+  );
+  const key = await loadKey(values, context.warn);
+  for (const algorithm of algorithms) checkMacKey(algorithm, key, { allowShortKeys });
+
+  let total = 0;
+  for (const entry of entries) total += inspectInput(entry.name).size ?? 0;
+  const jobs = chooseJobs(values.jobs, entries.length, total);
+  const progress = new Progress(process.stderr, { total, enabled: !values["no-progress"] });
+  const list: Job[] = entries.map((entry, index) => ({
+    index,
+    path: entry.name,
+    spec: { algorithm: entry.algorithm, key: key.bytes, allowShortKeys, allowShortTags },
+    expected: entry.tag,
+  }));
+
+  let ok = 0;
+  let failed = 0;
+  let unreadable = 0;
+  let missing = 0;
+  try {
+    await runJobs(list, { jobs, onBytes: (bytes) => progress.add(bytes) }, (outcome) => {
+      progress.finish();
+      const name = entries[outcome.index].name;
+      if (outcome.kind === "error") {
+        if (outcome.missing && values["ignore-missing"]) {
+          missing++;
+          return;
+        }
+        unreadable++;
+        report(outcome.message);
+        if (!silent) context.print(formatResultLine(name, "FAILED open or read"));
+      } else if (outcome.kind === "verify") {
+        if (outcome.ok) ok++;
+        else failed++;
+        if (silent || (outcome.ok && values.quiet)) return;
+        context.print(formatResultLine(name, outcome.ok ? "OK" : "FAILED"));
+      }
+    });
+  } finally {
+    progress.finish();
+    key.bytes.fill(0);
+  }
+
+  const problems = failed + unreadable + improper;
+  if (ok + failed + unreadable === 0) {
+    report(`${sumFile}: no file was verified (all ${missing} listed files are missing)`);
+    return EXIT_FAILED;
+  }
+  if (!values.quiet || problems > 0) {
+    const parts = [`${ok} OK`];
+    if (failed > 0) parts.push(`${failed} FAILED (tag did not match)`);
+    if (unreadable > 0)
+      parts.push(describeCount(unreadable, "unreadable file", "unreadable files"));
+    if (improper > 0) {
+      parts.push(
+        describeCount(improper, "improperly formatted line", "improperly formatted lines"),
+      );
+    }
+    if (missing > 0) parts.push(`${missing} missing (ignored)`);
+    report(parts.join(", "));
+  }
+  return problems > 0 ? EXIT_FAILED : EXIT_OK;
+}

@@ -1,0 +1,125 @@
+/// <reference types="node" />
+/**
+ * One unit of work: stream one file (or stdin) through a MAC in fixed-size chunks, so memory
+ * stays flat whatever the file's size. Runs on the main thread or in a worker (worker.ts).
+ */
+import { open } from "node:fs/promises";
+import { type MacName, type MacOptions, type MacStream, mac } from "../index.js";
+import { describeFileError } from "./errors.js";
+
+/** Bytes read per call: large enough to amortize the read, small enough to stay flat in memory. */
+export const CHUNK_SIZE = 1024 * 1024;
+
+/** An algorithm and key, as sent to workers (structured clone). */
+export interface MacSpec {
+  algorithm: MacName;
+  key: Uint8Array;
+  allowShortKeys: boolean;
+  allowShortTags: boolean;
+}
+
+export interface Job {
+  /** Position in the input order. */
+  index: number;
+  /** A file path, or "-" for stdin (main thread only). */
+  path: string;
+  spec: MacSpec;
+  /** When set, the job verifies this tag instead of computing one. */
+  expected?: Uint8Array | undefined;
+}
+
+export type Outcome =
+  | { index: number; kind: "tag"; tag: Uint8Array }
+  | { index: number; kind: "verify"; ok: boolean }
+  | { index: number; kind: "error"; message: string; missing: boolean };
+
+/** What a worker posts back: progress (bytes read since the last report), then the outcome. */
+export type WorkerMessage =
+  | { type: "progress"; bytes: number }
+  | { type: "done"; outcome: Outcome };
+
+export function macOptions(spec: Pick<MacSpec, "allowShortKeys" | "allowShortTags">): MacOptions {
+  const options: MacOptions = {};
+  if (spec.allowShortKeys) options.allowShortKeys = true;
+  if (spec.allowShortTags) options.allowShortTags = true;
+  return options;
+}
+
+/** Two read buffers: one is hashed while the next chunk is read into the other. */
+export type ReadBuffers = readonly [Uint8Array, Uint8Array];
+
+export function newReadBuffers(): ReadBuffers {
+  return [new Uint8Array(CHUNK_SIZE), new Uint8Array(CHUNK_SIZE)];
+}
+
+/**
+ * Reads `path` chunk by chunk into `stream`. The next read runs (on libuv's thread pool) while
+ * the current chunk is hashed, so reading and hashing overlap; only one read is in flight at a
+ * time, so the file position advances in order.
+ */
+async function feedFile(
+  path: string,
+  stream: MacStream,
+  buffers: ReadBuffers,
+  onBytes: (bytes: number) => void,
+): Promise<void> {
+  const handle = await open(path, "r");
+  let pending: Promise<{ bytesRead: number }> | undefined;
+  try {
+    let current = 0;
+    pending = handle.read(buffers[current], 0, CHUNK_SIZE, null);
+    for (;;) {
+      const { bytesRead } = await pending;
+      pending = undefined;
+      if (bytesRead === 0) break;
+      const filled = buffers[current].subarray(0, bytesRead);
+      current ^= 1;
+      pending = handle.read(buffers[current], 0, CHUNK_SIZE, null);
+      stream.update(filled);
+      onBytes(bytesRead);
+    }
+  } finally {
+    // A read still in flight (after an error) must finish before the handle closes.
+    await pending?.catch(() => {});
+    await handle.close();
+  }
+}
+
+async function feedStdin(stream: MacStream, onBytes: (bytes: number) => void): Promise<void> {
+  for await (const chunk of process.stdin) {
+    const bytes = chunk as Buffer;
+    stream.update(bytes);
+    onBytes(bytes.length);
+  }
+}
+
+/**
+ * Runs `job`, reading through `buffers` (reused from job to job), and reports progress through
+ * `onBytes`. Read errors become an "error" outcome naming the file.
+ */
+export async function runJob(
+  job: Job,
+  buffers: ReadBuffers,
+  onBytes: (bytes: number) => void,
+): Promise<Outcome> {
+  const prepared = mac(job.spec.algorithm, job.spec.key, macOptions(job.spec));
+  try {
+    const stream = prepared.stream();
+    if (job.path === "-") await feedStdin(stream, onBytes);
+    else await feedFile(job.path, stream, buffers, onBytes);
+    if (job.expected !== undefined) {
+      return { index: job.index, kind: "verify", ok: stream.verify(job.expected) };
+    }
+    return { index: job.index, kind: "tag", tag: stream.digest() };
+  } catch (error) {
+    const missing = (error as { code?: unknown }).code === "ENOENT";
+    return {
+      index: job.index,
+      kind: "error",
+      message: describeFileError(job.path, error),
+      missing,
+    };
+  } finally {
+    prepared.destroy();
+  }
+}

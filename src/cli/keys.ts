@@ -1,0 +1,153 @@
+/// <reference types="node" />
+/**
+ * Where keys come from. Never from the command line by default: arguments are visible to every
+ * user through ps and /proc, and stay in shell history. A file, an environment variable or stdin
+ * keep the key out of sight; --key-hex exists for test vectors and warns.
+ */
+import { readFileSync } from "node:fs";
+import {
+  base64ToBytes,
+  hexToBytes,
+  KeyedError,
+  type MacName,
+  type MacOptions,
+  mac,
+} from "../index.js";
+import { CliError, describeFileError } from "./errors.js";
+
+export interface KeyFlags {
+  "key-file"?: string | undefined;
+  "key-env"?: string | undefined;
+  "key-stdin"?: boolean | undefined;
+  "key-hex"?: string | undefined;
+}
+
+export interface LoadedKey {
+  bytes: Uint8Array;
+  /** Where the key came from, for messages: "--key-file k.bin". Never the key itself. */
+  source: string;
+}
+
+/** Key files larger than this are refused as the wrong file. */
+const MAX_KEY_FILE = 1024 * 1024;
+
+export const KEY_SOURCES_HELP =
+  "--key-file FILE (raw bytes), --key-env VAR (hex, or base64:…) or --key-stdin (raw bytes)";
+
+/** What reads stdin for the key, for checkStdinUse; undefined when the key comes from elsewhere. */
+export function keyUsesStdin(flags: KeyFlags): string | undefined {
+  return flags["key-stdin"] === true ? "--key-stdin reads the key" : undefined;
+}
+
+/** Everything on stdin, as bytes. */
+export async function readAllStdin(): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const all = Buffer.concat(chunks);
+  const bytes = new Uint8Array(all);
+  all.fill(0);
+  for (const chunk of chunks) chunk.fill(0);
+  return bytes;
+}
+
+function decodeEnvKey(variable: string, text: string): Uint8Array {
+  const value = text.trim();
+  try {
+    if (value.startsWith("base64:")) return base64ToBytes(value.slice("base64:".length));
+    return hexToBytes(value.startsWith("hex:") ? value.slice("hex:".length) : value);
+  } catch (error) {
+    if (error instanceof KeyedError && error.code === "BAD_ENCODING") {
+      throw new CliError(
+        `the key in $${variable} is neither hex nor base64 after a "base64:" prefix`,
+      );
+    }
+    throw error;
+  }
+}
+
+/**
+ * Reads the key from the one source given. `warn` receives warnings (--key-hex, a key file that
+ * holds hex text).
+ */
+export async function loadKey(flags: KeyFlags, warn: (line: string) => void): Promise<LoadedKey> {
+  const given: string[] = [];
+  if (flags["key-file"] !== undefined) given.push("--key-file");
+  if (flags["key-env"] !== undefined) given.push("--key-env");
+  if (flags["key-stdin"] === true) given.push("--key-stdin");
+  if (flags["key-hex"] !== undefined) given.push("--key-hex");
+  if (given.length === 0) throw new CliError(`a key is needed: ${KEY_SOURCES_HELP}`);
+  if (given.length > 1) throw new CliError(`give one key source, not ${given.join(" and ")}`);
+
+  let key: LoadedKey;
+  if (flags["key-file"] !== undefined) {
+    const path = flags["key-file"];
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(readFileSync(path));
+    } catch (error) {
+      throw new CliError(`cannot read the key file ${describeFileError(path, error)}`);
+    }
+    if (bytes.length > MAX_KEY_FILE) {
+      throw new CliError(`the key file ${path} is ${bytes.length} bytes: is it the right file?`);
+    }
+    key = { bytes, source: `--key-file ${path}` };
+    const text = Buffer.from(bytes).toString("latin1");
+    if (/^[0-9a-fA-F]{32,}\r?\n?$/.test(text)) {
+      warn(
+        `warning: the key file ${path} holds hex text, but --key-file uses the file's raw bytes ` +
+          `(here ${bytes.length} bytes of ASCII); for a hex key use --key-env, and make key files ` +
+          "with keyed keygen --raw",
+      );
+    }
+  } else if (flags["key-env"] !== undefined) {
+    const variable = flags["key-env"];
+    const text = process.env[variable];
+    if (text === undefined || text.trim() === "") {
+      throw new CliError(`the environment variable ${variable} (--key-env) is not set or empty`);
+    }
+    key = { bytes: decodeEnvKey(variable, text), source: `--key-env ${variable}` };
+  } else if (flags["key-stdin"] === true) {
+    if (process.stdin.isTTY) {
+      throw new CliError("--key-stdin reads raw key bytes from stdin; pipe or redirect them in");
+    }
+    key = { bytes: await readAllStdin(), source: "--key-stdin" };
+  } else {
+    warn(
+      "warning: --key-hex puts the key on the command line, where other users can read it " +
+        "(ps, /proc, shell history); prefer --key-file, --key-env or --key-stdin",
+    );
+    try {
+      key = { bytes: hexToBytes(flags["key-hex"] ?? ""), source: "--key-hex" };
+    } catch (error) {
+      if (error instanceof KeyedError) throw new CliError("--key-hex takes hex digits");
+      throw error;
+    }
+  }
+  if (key.bytes.length === 0) throw new CliError(`the key from ${key.source} is empty`);
+  return key;
+}
+
+/**
+ * Checks that `key` fits algorithm `name` by preparing it once, and turns a key-size error into
+ * a message that names the key's source and the way out.
+ */
+export function checkMacKey(name: MacName, key: LoadedKey, options: MacOptions): void {
+  try {
+    mac(name, key.bytes, options).destroy();
+  } catch (error) {
+    if (
+      error instanceof KeyedError &&
+      (error.code === "KEY_LENGTH" || error.code === "KEY_TOO_SHORT" || error.code === "KEY_WEAK")
+    ) {
+      const head = error.message
+        .split(/\.\s/)[0]
+        .replace(/;\s*got (\d+)\.?$/, `; the key from ${key.source} has $1 bytes`);
+      const hint =
+        error.code === "KEY_TOO_SHORT"
+          ? `keyed keygen -a ${name} makes a good one; --allow-short-keys accepts short keys for test vectors`
+          : `keyed keygen -a ${name} makes one`;
+      throw new CliError(`${head} (${hint})`);
+    }
+    throw error;
+  }
+}

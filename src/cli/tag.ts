@@ -1,0 +1,116 @@
+/// <reference types="node" />
+/** keyed tag: the tags of files, one `algorithm:tag  name` line each (docs/cli.md). */
+import {
+  ALGORITHM_OPTION,
+  HELP_OPTION,
+  KEY_OPTIONS,
+  parseCommand,
+  resolveAlgorithm,
+} from "./args.js";
+import { EXIT_OK, EXIT_USAGE } from "./errors.js";
+import { checkStdinUse, chooseJobs, inspectInput, knownTotal } from "./inputs.js";
+import type { Context } from "./io.js";
+import type { Job, MacSpec } from "./job.js";
+import { checkMacKey, keyUsesStdin, loadKey } from "./keys.js";
+import { checkOneTime } from "./policy.js";
+import { runJobs } from "./pool.js";
+import { Progress } from "./progress.js";
+import { encodeTag, formatTagLine, type TagEncoding } from "./sumfile.js";
+
+export const TAG_HELP = `Usage: keyed tag -a ALGORITHM KEY [options] [FILE... | -]
+
+Prints one line per file: ALGORITHM:TAG, two spaces, the file name (stdin is "-"), the
+format keyed check reads back. With no FILE, or FILE "-", reads stdin.
+
+Key (one of; never on the command line by default):
+      --key-file FILE    raw key bytes from FILE
+      --key-env VAR      the key in environment variable VAR: hex, or base64 after "base64:"
+      --key-stdin        raw key bytes from stdin (FILE can't then be "-")
+      --key-hex HEX      the key as an argument: visible to other users, so it warns
+      --allow-short-keys accept keys under 16 bytes (test vectors only)
+
+Options:
+  -a, --algorithm ALG    the MAC (keyed list shows them all)
+      --base64           tags in base64 instead of hex
+      --json             one JSON object per line: {"file","algorithm","tag","encoding"}
+  -j, --jobs N           worker threads for several files (default: one per file, up to
+                         the number of cores; small inputs stay on the main thread)
+      --no-progress      no progress bar (it shows on a terminal for inputs over 64 MiB)
+  -h, --help             this help
+
+GMAC and ChaCha20-Poly1305 draw a random nonce per tag and print nonce || tag. Poly1305
+keys are one-time: one file per key.
+
+Examples:
+  keyed keygen -a hmac-sha256 --raw -o mac.key
+  keyed tag -a hmac-sha256 --key-file mac.key *.tar.gz > release.tags
+  KEY=$(keyed keygen -a blake3) keyed tag -a blake3 --key-env KEY big.iso
+  printf 'hello' | keyed tag -a blake3 --key-env KEY --base64
+`;
+
+export async function tagCommand(argv: string[], context: Context): Promise<number> {
+  const { values, positionals } = parseCommand("tag", {
+    args: argv,
+    allowPositionals: true,
+    options: {
+      ...HELP_OPTION,
+      ...ALGORITHM_OPTION,
+      ...KEY_OPTIONS,
+      base64: { type: "boolean" },
+      json: { type: "boolean" },
+      jobs: { type: "string", short: "j" },
+      "no-progress": { type: "boolean" },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(TAG_HELP);
+    return EXIT_OK;
+  }
+  const algorithm = resolveAlgorithm(values.algorithm);
+  const paths = positionals.length === 0 ? ["-"] : positionals;
+  checkStdinUse(paths, keyUsesStdin(values), "FILE");
+  checkOneTime(algorithm, paths.length, "files");
+  const inputs = paths.map(inspectInput);
+  const unreadable = inputs.filter((input) => input.error !== undefined);
+  if (unreadable.length > 0) {
+    for (const input of unreadable) context.warn(input.error ?? input.path);
+    return EXIT_USAGE;
+  }
+
+  const key = await loadKey(values, context.warn);
+  const spec: MacSpec = {
+    algorithm,
+    key: key.bytes,
+    allowShortKeys: values["allow-short-keys"] === true,
+    allowShortTags: false,
+  };
+  checkMacKey(algorithm, key, { allowShortKeys: spec.allowShortKeys });
+  const total = knownTotal(inputs);
+  const jobs = chooseJobs(values.jobs, paths.length, total);
+  const encoding: TagEncoding = values.base64 ? "base64" : "hex";
+  const progress = new Progress(process.stderr, { total, enabled: !values["no-progress"] });
+  const list: Job[] = paths.map((path, index) => ({ index, path, spec }));
+
+  let status = EXIT_OK;
+  try {
+    await runJobs(list, { jobs, onBytes: (bytes) => progress.add(bytes) }, (outcome) => {
+      progress.finish();
+      const name = paths[outcome.index];
+      if (outcome.kind === "error") {
+        context.warn(outcome.message);
+        status = EXIT_USAGE;
+      } else if (outcome.kind === "tag") {
+        const text = encodeTag(outcome.tag, encoding);
+        context.print(
+          values.json
+            ? JSON.stringify({ file: name, algorithm, tag: text, encoding })
+            : formatTagLine(algorithm, text, name),
+        );
+      }
+    });
+  } finally {
+    progress.finish();
+    key.bytes.fill(0);
+  }
+  return status;
+}

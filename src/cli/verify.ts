@@ -1,0 +1,112 @@
+/// <reference types="node" />
+/** keyed verify: checks one file (or stdin) against one tag. */
+import { macInfo } from "../index.js";
+import {
+  ALGORITHM_OPTION,
+  HELP_OPTION,
+  KEY_OPTIONS,
+  parseCommand,
+  resolveAlgorithm,
+} from "./args.js";
+import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./errors.js";
+import { checkStdinUse, inspectInput } from "./inputs.js";
+import type { Context } from "./io.js";
+import { checkMacKey, keyUsesStdin, loadKey } from "./keys.js";
+import { checkShortTags } from "./policy.js";
+import { runJobs } from "./pool.js";
+import { Progress } from "./progress.js";
+import { decodeTag, formatResultLine, splitAlgorithm } from "./sumfile.js";
+
+export const VERIFY_HELP = `Usage: keyed verify -a ALGORITHM --tag TAG KEY [options] [FILE | -]
+
+Checks FILE (or stdin) against TAG in constant time. Prints "FILE: OK" and exits 0, or
+"FILE: FAILED" and exits 1. TAG is hex or base64, optionally with the "ALGORITHM:" prefix
+keyed tag prints (then -a may be left out).
+
+Key (one of): --key-file FILE | --key-env VAR | --key-stdin | --key-hex HEX (warns)
+      --allow-short-keys accept keys under 16 bytes (test vectors only)
+
+Options:
+  -a, --algorithm ALG    the MAC (keyed list shows them all)
+      --tag TAG          the expected tag (for GMAC and ChaCha20-Poly1305: nonce || tag)
+      --allow-short-tags verify 64-bit SipHash tags (guessable: see docs/cli.md)
+  -q, --quiet            print nothing; the exit status tells
+      --no-progress      no progress bar (it shows on a terminal for inputs over 64 MiB)
+  -h, --help             this help
+
+Examples:
+  keyed verify -a hmac-sha256 --key-file mac.key --tag 8f2c…e1 release.tar.gz
+  keyed verify --key-env KEY --tag "$(cut -d' ' -f1 big.iso.tag)" big.iso
+`;
+
+export async function verifyCommand(argv: string[], context: Context): Promise<number> {
+  const { values, positionals } = parseCommand("verify", {
+    args: argv,
+    allowPositionals: true,
+    options: {
+      ...HELP_OPTION,
+      ...ALGORITHM_OPTION,
+      ...KEY_OPTIONS,
+      tag: { type: "string" },
+      "allow-short-tags": { type: "boolean" },
+      quiet: { type: "boolean", short: "q" },
+      "no-progress": { type: "boolean" },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(VERIFY_HELP);
+    return EXIT_OK;
+  }
+  if (values.tag === undefined) throw new CliError("--tag TAG is required");
+  const written = splitAlgorithm(values.tag.trim());
+  const algorithm = resolveAlgorithm(values.algorithm ?? written.algorithm);
+  if (written.algorithm !== undefined && values.algorithm !== undefined) {
+    const named = resolveAlgorithm(written.algorithm);
+    if (named !== algorithm) {
+      throw new CliError(`the tag is a ${named} tag, but -a says ${algorithm}`);
+    }
+  }
+  const allowShortTags = values["allow-short-tags"] === true;
+  checkShortTags(algorithm, allowShortTags);
+  const expected = decodeTag(written.tag, macInfo(algorithm).tagLength);
+  if (expected === undefined) throw new CliError("--tag is neither hex nor base64");
+
+  if (positionals.length > 1) {
+    throw new CliError(
+      `verify checks one file against one tag; got ${positionals.length} (keyed check takes a list)`,
+    );
+  }
+  const path = positionals[0] ?? "-";
+  checkStdinUse([path], keyUsesStdin(values), "FILE");
+  const input = inspectInput(path);
+  if (input.error !== undefined) {
+    context.warn(input.error);
+    return EXIT_USAGE;
+  }
+
+  const key = await loadKey(values, context.warn);
+  const allowShortKeys = values["allow-short-keys"] === true;
+  checkMacKey(algorithm, key, { allowShortKeys });
+  const progress = new Progress(process.stderr, {
+    total: input.size,
+    enabled: !values["no-progress"],
+  });
+  let status = EXIT_USAGE;
+  try {
+    const spec = { algorithm, key: key.bytes, allowShortKeys, allowShortTags };
+    const list = [{ index: 0, path, spec, expected }];
+    await runJobs(list, { jobs: 1, onBytes: (bytes) => progress.add(bytes) }, (outcome) => {
+      progress.finish();
+      if (outcome.kind === "error") {
+        context.warn(outcome.message);
+      } else if (outcome.kind === "verify") {
+        status = outcome.ok ? EXIT_OK : EXIT_FAILED;
+        if (!values.quiet) context.print(formatResultLine(path, outcome.ok ? "OK" : "FAILED"));
+      }
+    });
+  } finally {
+    progress.finish();
+    key.bytes.fill(0);
+  }
+  return status;
+}
