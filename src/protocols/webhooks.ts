@@ -20,12 +20,14 @@ import {
   base64ToBytes,
   bytesToBase64,
   bytesToHex,
+  concatBytes,
   hexToBytes,
   utf8ToBytes,
 } from "../core/bytes.js";
 import { equal } from "../core/equal.js";
 import { KeyedError } from "../core/errors.js";
-import { hmac } from "../mac/hmac.js";
+import { SHA256, sha256 } from "../hash/sha256.js";
+import { HmacKernel } from "../mac/hmac.js";
 
 /** A webhook secret: text (used as its UTF-8 bytes) or raw bytes. */
 export type WebhookSecret = string | Bytes;
@@ -238,15 +240,38 @@ function refuse(reason: WebhookFailure, message: string): WebhookRefusal {
   return { ok: false, reason, message };
 }
 
-function hmacSha256(key: Bytes, parts: readonly Bytes[]): Bytes {
-  const m = hmac("sha256", key, { allowShortKeys: true });
-  try {
-    const stream = m.stream();
-    for (const part of parts) stream.update(part);
-    return stream.digest();
-  } finally {
-    m.destroy();
+/**
+ * Prepared HMAC-SHA256 keys of recently seen secrets: a receiver checks many requests under one
+ * secret, and preparing a key costs more than tagging a short body. Keyed by the secret's SHA-256,
+ * so the cache holds no secret in the clear; the least recently used entry is wiped when full.
+ */
+const PREPARED = new Map<string, HmacKernel>();
+const PREPARED_LIMIT = 32;
+
+function preparedKey(key: Bytes): HmacKernel {
+  const id = bytesToHex(sha256(key));
+  const cached = PREPARED.get(id);
+  if (cached !== undefined) {
+    PREPARED.delete(id);
+    PREPARED.set(id, cached);
+    return cached;
   }
+  const kernel = new HmacKernel(SHA256, key);
+  PREPARED.set(id, kernel);
+  if (PREPARED.size > PREPARED_LIMIT) {
+    const [oldest, evicted] = PREPARED.entries().next().value as [string, HmacKernel];
+    evicted.wipe();
+    PREPARED.delete(oldest);
+  }
+  return kernel;
+}
+
+/** HMAC-SHA256 over the concatenated parts (webhook secrets may be short: no key policy here). */
+function hmacSha256(key: Bytes, parts: readonly Bytes[]): Bytes {
+  const message = parts.length === 1 ? parts[0] : concatBytes(...parts);
+  const out = new Uint8Array(32);
+  preparedKey(key).compute(message, out);
+  return out;
 }
 
 /**
