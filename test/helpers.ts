@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createCipheriv } from "node:crypto";
 import { KeyedError } from "../src/core/errors.js";
 
 export const hex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h, "hex"));
@@ -42,4 +43,35 @@ export function atOffset(bytes: Uint8Array, offset = 3): Uint8Array {
   const backing = new Uint8Array(bytes.length + offset + 5).fill(0xee);
   backing.set(bytes, offset);
   return backing.subarray(offset, offset + bytes.length);
+}
+
+/**
+ * An independent CMAC oracle on node:crypto: the subkeys from one AES-ECB block, then AES-CBC with
+ * a zero IV over the message whose last block is adjusted (SP 800-38B 6.2); the tag is the last
+ * ciphertext block.
+ */
+export function cmacOracle(key: Uint8Array, message: Uint8Array): Uint8Array {
+  const bits = key.length * 8;
+  const encrypt = (block: Uint8Array) =>
+    createCipheriv(`aes-${bits}-ecb`, key, null).setAutoPadding(false).update(block);
+  const dbl = (x: Uint8Array) => {
+    const out = new Uint8Array(16);
+    for (let i = 0; i < 16; i++) out[i] = (x[i] << 1) | (i < 15 ? x[i + 1] >> 7 : 0);
+    if (x[0] & 0x80) out[15] ^= 0x87;
+    return out;
+  };
+  const k1 = dbl(encrypt(new Uint8Array(16)));
+  const k2 = dbl(k1);
+  const n = Math.max(1, Math.ceil(message.length / 16));
+  const complete = message.length > 0 && message.length % 16 === 0;
+  const padded = new Uint8Array(16 * n);
+  padded.set(message);
+  if (!complete) padded[message.length] = 0x80;
+  const last = padded.subarray(16 * (n - 1));
+  const sub = complete ? k1 : k2;
+  for (let i = 0; i < 16; i++) last[i] ^= sub[i];
+  const cbc = createCipheriv(`aes-${bits}-cbc`, key, new Uint8Array(16))
+    .setAutoPadding(false)
+    .update(padded);
+  return new Uint8Array(cbc.subarray(cbc.length - 16));
 }

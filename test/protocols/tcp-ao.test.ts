@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createCipheriv, createHmac } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import fc from "fast-check";
@@ -12,7 +12,7 @@ import {
   tcpAoTrafficKey,
   tcpAoTrafficKeys,
 } from "../../src/protocols/tcp-ao.js";
-import { atOffset, hex, notBytes, throwsKeyed, toHex } from "../helpers.js";
+import { atOffset, cmacOracle, hex, notBytes, throwsKeyed, toHex } from "../helpers.js";
 import { hexBlocks } from "../rfc-text.js";
 import { readVectorJson, skipUnless, vectorPath } from "../vectors.js";
 
@@ -75,40 +75,17 @@ const u32 = (b: Uint8Array, at: number): number =>
 
 /**
  * An independent RFC 5925/5926 oracle on node:crypto: builds the KDF input and the MAC input byte
- * by byte (concatenation, no staging), then HMACs with createHmac or CMACs with AES-CBC.
+ * by byte (concatenation, no staging), then HMACs with createHmac or CMACs with AES-CBC
+ * (cmacOracle in test/helpers.ts).
  */
-function oracleCmac(key: Uint8Array, message: Uint8Array): Uint8Array {
-  const encrypt = (block: Uint8Array) =>
-    createCipheriv("aes-128-ecb", key, null).setAutoPadding(false).update(block);
-  const dbl = (x: Uint8Array) => {
-    const out = new Uint8Array(16);
-    for (let i = 0; i < 16; i++) out[i] = (x[i] << 1) | (i < 15 ? x[i + 1] >> 7 : 0);
-    if (x[0] & 0x80) out[15] ^= 0x87;
-    return out;
-  };
-  const k1 = dbl(encrypt(new Uint8Array(16)));
-  const k2 = dbl(k1);
-  const n = Math.max(1, Math.ceil(message.length / 16));
-  const complete = message.length > 0 && message.length % 16 === 0;
-  const padded = new Uint8Array(16 * n);
-  padded.set(message);
-  if (!complete) padded[message.length] = 0x80;
-  const last = padded.subarray(16 * (n - 1));
-  for (let i = 0; i < 16; i++) last[i] ^= (complete ? k1 : k2)[i];
-  const cbc = createCipheriv("aes-128-cbc", key, new Uint8Array(16))
-    .setAutoPadding(false)
-    .update(padded);
-  return new Uint8Array(cbc.subarray(cbc.length - 16));
-}
-
 function oraclePrf(algorithm: TcpAoAlgorithm, key: Uint8Array, input: Uint8Array): Uint8Array {
   if (algorithm === "hmac-sha1-96")
     return new Uint8Array(createHmac("sha1", key).update(input).digest());
   if (algorithm === "hmac-sha256-128")
     return new Uint8Array(createHmac("sha256", key).update(input).digest());
   // AES-CMAC-PRF-128 (RFC 4615): condense a key that is not 16 bytes.
-  const k = key.length === 16 ? key : oracleCmac(new Uint8Array(16), key);
-  return oracleCmac(k, input);
+  const k = key.length === 16 ? key : cmacOracle(new Uint8Array(16), key);
+  return cmacOracle(k, input);
 }
 
 function oracleTrafficKey(
