@@ -2,24 +2,20 @@
  * BLAKE3 keyed hashing (keyed_hash mode, 32-byte key and tag): keyed against @noble/hashes (pure
  * JS), hash-wasm and blake3-wasm (both WebAssembly; blake3-wasm is the BLAKE3 team's Rust crate).
  */
-import { randomFillSync } from "node:crypto";
 import { blake3 as nobleBlake3 } from "@noble/hashes/blake3.js";
 import { create_keyed } from "blake3-wasm/dist/wasm/nodejs/blake3_js.js";
 import { createBLAKE3 } from "hash-wasm";
 import { mac } from "../src/index.js";
 import {
-  type AllocationCase,
   type BenchCase,
   checkContenders,
   consume,
+  random,
   type Suite,
+  tagAllocation,
 } from "./harness.js";
 
 const SIZES = [16, 64, 1024, 8192, 1 << 20];
-
-function random(length: number): Uint8Array {
-  return randomFillSync(new Uint8Array(length));
-}
 
 /**
  * blake3-wasm's `keyedHash(key, input)`, less its leak: it never frees the WebAssembly hasher it
@@ -83,19 +79,11 @@ async function cases(algorithm: string): Promise<BenchCase[]> {
   return built;
 }
 
-/** 10^6 BLAKE3 keyed tags of a 16-byte message under one prepared key, with `out`. */
-function allocation(): AllocationCase[] {
-  const m = mac("blake3", random(32));
-  const msg = random(16);
-  const out = new Uint8Array(m.tagLength);
-  return [{ name: "blake3 tag(msg16, out)", calls: 1_000_000, fn: () => consume(m.tag(msg, out)) }];
-}
-
 export const blake3Suite: Suite = {
   name: "blake3",
   algorithms: ["blake3"],
   cases,
-  allocation,
+  allocation: () => tagAllocation("blake3", 32),
   notes: [
     '32-byte key and tag. "noble prepared" copies a keyed `blake3.create({ key })` state into one',
     "working instance per tag (`_cloneInto`). hash-wasm's hasher is created once, before timing",

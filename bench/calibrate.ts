@@ -99,8 +99,8 @@ for (const [family, hash] of [
   ]);
 }
 
-console.log("| family | " + SIZES.map((s) => `${s} B js/native`).join(" | ") + " | crossover |");
-console.log("|---|" + SIZES.map(() => "---:").join("|") + "|---:|");
+console.log(`| family | ${SIZES.map((s) => `${s} B js/native`).join(" | ")} | crossover |`);
+console.log(`|---|${SIZES.map(() => "---:").join("|")}|---:|`);
 for (const [family, js, native] of families) {
   const cells: string[] = [];
   let crossover: number | undefined;

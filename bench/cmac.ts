@@ -2,27 +2,24 @@
  * AES-CMAC: keyed against node:crypto (RFC 4493 built on OpenSSL's AES-CBC), @noble/ciphers,
  * @stablelib/cmac and aes-cmac (WebCrypto, asynchronous).
  */
-import { createCipheriv, createSecretKey, type KeyObject, randomFillSync } from "node:crypto";
+import { createCipheriv, createSecretKey, type KeyObject } from "node:crypto";
 import { cmac as nobleCmac } from "@noble/ciphers/aes.js";
 import { AES } from "@stablelib/aes";
 import { CMAC } from "@stablelib/cmac";
 import { AesCmac } from "aes-cmac";
 import { mac } from "../src/index.js";
 import {
-  type AllocationCase,
   type BenchCase,
   checkContendersAsync,
   consume,
   engineNote,
+  random,
   type Suite,
+  tagAllocation,
 } from "./harness.js";
 
 const SIZES = [16, 128, 1024, 8192];
 const ZERO_BLOCK = new Uint8Array(16);
-
-function random(length: number): Uint8Array {
-  return randomFillSync(new Uint8Array(length));
-}
 
 // --- CMAC from node:crypto's AES (RFC 4493 section 2) --------------------------------------------
 
@@ -164,23 +161,11 @@ async function cases(algorithm: string): Promise<BenchCase[]> {
   return built;
 }
 
-/** 10^6 tags of a 16-byte message under one prepared CMAC key, with and without `out`. */
-function allocation(): AllocationCase[] {
-  const m = mac("cmac-aes128", random(16));
-  const msg = random(16);
-  const out = new Uint8Array(m.tagLength);
-  const calls = 1_000_000;
-  return [
-    { name: "cmac-aes128 tag(msg16, out)", calls, fn: () => consume(m.tag(msg, out)) },
-    { name: "cmac-aes128 tag(msg16)", calls, fn: () => consume(m.tag(msg)) },
-  ];
-}
-
 export const cmacSuite: Suite = {
   name: "cmac",
   algorithms: ["cmac-aes128"],
   cases,
-  allocation,
+  allocation: () => tagAllocation("cmac-aes128", 16, true),
   notes: [
     "node:crypto has no CMAC: its rows are RFC 4493's construction over OpenSSL's AES-128-CBC",
     '(subkeys from AES-128-ECB; checked against RFC 4493\'s examples). Its "prepared" row derives',

@@ -7,7 +7,7 @@
  * fixed nonce (the safe Mac's engine, without the random nonce) and the hazmat `gmac()`, which
  * takes a nonce and sets the key up on every call.
  */
-import { createCipheriv, randomFillSync } from "node:crypto";
+import { createCipheriv } from "node:crypto";
 import { gcm } from "@noble/ciphers/aes.js";
 import { gmac } from "../src/hazmat.js";
 import { mac } from "../src/index.js";
@@ -18,16 +18,13 @@ import {
   checkContenders,
   consume,
   engineNote,
+  random,
   type Suite,
 } from "./harness.js";
 
 const SIZES = [16, 128, 1024, 8192];
 const NONCE_LENGTH = 12;
 const EMPTY = new Uint8Array(0);
-
-function random(length: number): Uint8Array {
-  return randomFillSync(new Uint8Array(length));
-}
 
 /** The GCM tag over an empty plaintext with `msg` as AAD (SP 800-38D: GMAC). */
 function nodeGmac(key: Uint8Array, nonce: Uint8Array, msg: Uint8Array): Uint8Array {

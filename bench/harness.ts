@@ -6,9 +6,12 @@
  * batch runs long enough (~25 ms) that the clock's resolution and the loop do not matter, and the
  * median over rounds throws out the batches a noisy moment did hit.
  */
+
+import { randomFillSync } from "node:crypto";
 import { PerformanceObserver } from "node:perf_hooks";
 import { FORCED_BACKEND, nativeCrypto } from "../src/engine/native.js";
 import { NATIVE_CROSSOVER, type NativeFamily } from "../src/engine/select.js";
+import { type MacName, mac } from "../src/index.js";
 
 interface ContenderBase {
   /**
@@ -310,6 +313,11 @@ export async function runCaseAsync(c: BenchCase, options: TimingOptions): Promis
   return step.value;
 }
 
+/** Random bytes for keys and messages. */
+export function random(length: number): Uint8Array {
+  return randomFillSync(new Uint8Array(length));
+}
+
 // --- allocation ---------------------------------------------------------------------------------
 
 export interface AllocationCase {
@@ -372,4 +380,24 @@ export async function measureAllocation(c: AllocationCase): Promise<AllocationRe
     rawDeltaBytes: raw - before,
     gcEvents: starts.filter((s) => s >= t0 && s <= t1).length,
   };
+}
+
+/**
+ * The allocation check most suites run: 10^6 tags of a 16-byte message under one prepared key,
+ * into `out`, and (with `withoutOut`) into a fresh array each time, for contrast.
+ */
+export function tagAllocation(
+  name: MacName,
+  keyLength: number,
+  withoutOut = false,
+): AllocationCase[] {
+  const m = mac(name, random(keyLength));
+  const msg = random(16);
+  const out = new Uint8Array(m.tagLength);
+  const calls = 1_000_000;
+  const cases: AllocationCase[] = [
+    { name: `${name} tag(msg16, out)`, calls, fn: () => consume(m.tag(msg, out)) },
+  ];
+  if (withoutOut) cases.push({ name: `${name} tag(msg16)`, calls, fn: () => consume(m.tag(msg)) });
+  return cases;
 }

@@ -4,19 +4,20 @@
  * "prepared" contenders set the key up once and then only tag; "one-shot" contenders set the key
  * up on every call, as code that keeps no key object does.
  */
-import { createHmac, randomFillSync } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { hmac as nobleHmac } from "@noble/hashes/hmac.js";
 import { sha1 } from "@noble/hashes/legacy.js";
 import { sha256, sha512 } from "@noble/hashes/sha2.js";
 import { wasmHmac } from "../src/engine/wasm.js";
 import { mac } from "../src/index.js";
 import {
-  type AllocationCase,
   type BenchCase,
   checkContenders,
   consume,
   engineNote,
+  random,
   type Suite,
+  tagAllocation,
 } from "./harness.js";
 
 type NobleHash = Parameters<typeof nobleHmac>[0];
@@ -29,10 +30,6 @@ const HASHES: Record<Algorithm, { node: string; noble: NobleHash }> = {
 };
 
 const SIZES = [16, 64, 1024, 8192, 1 << 20];
-
-function random(length: number): Uint8Array {
-  return randomFillSync(new Uint8Array(length));
-}
 
 function isAlgorithm(name: string): name is Algorithm {
   return Object.hasOwn(HASHES, name);
@@ -80,23 +77,11 @@ function cases(algorithm: string): BenchCase[] {
   });
 }
 
-/** 10^6 tags of a 16-byte message under one prepared HMAC-SHA256 key, with and without `out`. */
-function allocation(): AllocationCase[] {
-  const m = mac("hmac-sha256", random(32));
-  const msg = random(16);
-  const out = new Uint8Array(m.tagLength);
-  const calls = 1_000_000;
-  return [
-    { name: "hmac-sha256 tag(msg16, out)", calls, fn: () => consume(m.tag(msg, out)) },
-    { name: "hmac-sha256 tag(msg16)", calls, fn: () => consume(m.tag(msg)) },
-  ];
-}
-
 export const hmacSuite: Suite = {
   name: "hmac",
   algorithms: ["hmac-sha256", "hmac-sha512", "hmac-sha1"],
   cases,
-  allocation,
+  allocation: () => tagAllocation("hmac-sha256", 32, true),
   notes: engineNote(
     ["hmac-sha256", "hmac-sha512", "hmac-sha1"],
     "the keyed rows",

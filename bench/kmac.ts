@@ -3,16 +3,16 @@
  * JS; node:crypto has no KMAC in Node 20). Tags are keyed's defaults: L = 256 bits for KMAC128 and
  * 512 bits for KMAC256, no customization string.
  */
-import { randomFillSync } from "node:crypto";
 import { kmac128 as nobleKmac128, kmac256 as nobleKmac256 } from "@noble/hashes/sha3-addons.js";
 import { kmac128 as jsKmac128, kmac256 as jsKmac256 } from "js-sha3";
 import { mac } from "../src/index.js";
 import {
-  type AllocationCase,
   type BenchCase,
   checkContenders,
   consume,
+  random,
   type Suite,
+  tagAllocation,
 } from "./harness.js";
 
 type Algorithm = "kmac128" | "kmac256";
@@ -24,10 +24,6 @@ const PEERS: Record<Algorithm, { noble: typeof nobleKmac128; js: typeof jsKmac12
   };
 
 const SIZES = [16, 1024, 8192];
-
-function random(length: number): Uint8Array {
-  return randomFillSync(new Uint8Array(length));
-}
 
 function isAlgorithm(name: string): name is Algorithm {
   return Object.hasOwn(PEERS, name);
@@ -79,21 +75,11 @@ function cases(algorithm: string): BenchCase[] {
   return built;
 }
 
-/** 10^6 KMAC128 tags of a 16-byte message under one prepared key, with `out`. */
-function allocation(): AllocationCase[] {
-  const m = mac("kmac128", random(32));
-  const msg = random(16);
-  const out = new Uint8Array(m.tagLength);
-  return [
-    { name: "kmac128 tag(msg16, out)", calls: 1_000_000, fn: () => consume(m.tag(msg, out)) },
-  ];
-}
-
 export const kmacSuite: Suite = {
   name: "kmac",
   algorithms: ["kmac128", "kmac256"],
   cases,
-  allocation,
+  allocation: () => tagAllocation("kmac128", 32),
   notes: [
     "Tags are 32 bytes (KMAC128) and 64 bytes (KMAC256), with a 32-byte key and no customization.",
     '"noble prepared" copies a keyed `kmac.create(key)` sponge into one working instance per tag',

@@ -6,21 +6,17 @@
  * A Poly1305 key authenticates one message, so every contender sets its key up on every call:
  * "one-shot" is the real use, and there is no prepared row.
  */
-import { createCipheriv, randomFillSync } from "node:crypto";
+import { createCipheriv } from "node:crypto";
 import { poly1305 as noblePoly1305 } from "@noble/ciphers/_poly1305.js";
 import { chacha20poly1305 as nobleChaCha } from "@noble/ciphers/chacha.js";
 import { oneTimeAuth } from "@stablelib/poly1305";
 import sodium from "libsodium-wrappers-sumo";
 import { chacha20poly1305, poly1305 } from "../src/hazmat.js";
 import { mac } from "../src/index.js";
-import { type BenchCase, checkContenders, consume, type Suite } from "./harness.js";
+import { type BenchCase, checkContenders, consume, random, type Suite } from "./harness.js";
 
 const POLY1305_SIZES = [34, 1024, 4096, 1 << 20];
 const AEAD_SIZES = [64, 1024, 8192, 1 << 20];
-
-function random(length: number): Uint8Array {
-  return randomFillSync(new Uint8Array(length));
-}
 
 const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, "hex"));
 

@@ -2,7 +2,6 @@
  * SipHash-2-4 (64-bit output): keyed's `tag` and its hash-table fast path `hashHalves`, against
  * the `siphash` package (pure JS, returns two 32-bit halves) and libsodium's crypto_shorthash.
  */
-import { randomFillSync } from "node:crypto";
 import { createRequire } from "node:module";
 import { endianness } from "node:os";
 import sodium from "libsodium-wrappers-sumo";
@@ -12,6 +11,7 @@ import {
   type BenchCase,
   checkContenders,
   consume,
+  random,
   type Suite,
 } from "./harness.js";
 
@@ -24,10 +24,6 @@ interface SipHashJs {
 const sipHashJs = createRequire(import.meta.url)("siphash") as SipHashJs;
 
 const SIZES = [8, 16, 64, 1024];
-
-function random(length: number): Uint8Array {
-  return randomFillSync(new Uint8Array(length));
-}
 
 async function cases(algorithm: string): Promise<BenchCase[]> {
   if (algorithm !== "siphash-2-4") throw new Error(`siphash suite: unknown algorithm ${algorithm}`);

@@ -16,7 +16,6 @@ import { execFileSync } from "node:child_process";
 import { createHmac, randomFillSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { PerformanceObserver } from "node:perf_hooks";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import {
@@ -25,6 +24,7 @@ import {
   tcpAo,
   tcpAoTrafficKey,
 } from "../src/protocols/tcp-ao.js";
+import { measureAllocation, runCase } from "./harness.js";
 
 const quick = process.argv.includes("--quick");
 const ROUNDS = quick ? 5 : 31;
@@ -95,95 +95,13 @@ function clock(): { mhz: number; how: string } {
   };
 }
 
-// --- timing -------------------------------------------------------------------------------------
-
-type Loop = (fn: () => void, n: number) => number;
-
-/** One compiled loop per contender, so each call site sees one function. */
-function makeLoop(): Loop {
-  return new Function(
-    "fn",
-    "n",
-    "const t = performance.now(); for (let i = 0; i < n; i++) fn(); return performance.now() - t;",
-  ) as Loop;
-}
-
-/** Warms up until two estimates of calls per batch agree within 10%. */
-function calibrate(loop: Loop, fn: () => void): number {
-  let n = 1;
-  while (loop(fn, n) < BATCH_MS / 4) n *= 2;
-  n = Math.max(1, Math.round((n * BATCH_MS) / loop(fn, n)));
-  for (let tries = 0; tries < 8; tries++) {
-    const next = Math.max(1, Math.round((n * BATCH_MS) / loop(fn, n)));
-    const settled = Math.abs(next - n) <= n / 10;
-    n = next;
-    if (settled) break;
-  }
-  return n;
-}
-
-function quantile(sorted: number[], q: number): number {
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
-}
-
-/** Median ns per call of each function, measured round-robin; and the spread (IQR / median). */
-function measure(fns: (() => void)[]): { ns: number; spread: number }[] {
-  const loops = fns.map(makeLoop);
-  const batches = fns.map((fn, i) => calibrate(loops[i], fn));
-  const samples: number[][] = fns.map(() => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let j = 0; j < fns.length; j++) {
-      const i = (round + j) % fns.length;
-      samples[i].push((loops[i](fns[i], batches[i]) * 1e6) / batches[i]);
-    }
-  }
-  return samples.map((s) => {
-    const sorted = s.sort((a, b) => a - b);
-    const median = quantile(sorted, 0.5);
-    return { ns: median, spread: (quantile(sorted, 0.75) - quantile(sorted, 0.25)) / median };
-  });
-}
-
 // --- allocation ---------------------------------------------------------------------------------
 
-const gc: () => void = (() => {
+// The harness's allocation check needs gc(); expose it when the script was started without
+// --expose-gc.
+if (globalThis.gc === undefined) {
   setFlagsFromString("--expose-gc");
-  return runInNewContext("gc") as () => void;
-})();
-
-const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
-
-/** heapUsed growth across 10^6 calls (after a forced GC) and the GC events during them. */
-async function allocation(
-  fn: () => void,
-): Promise<{ retained: number; delta: number; gcs: number }> {
-  const calls = 1_000_000;
-  for (let i = 0; i < 100_000; i++) fn();
-  const starts: number[] = [];
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) starts.push(entry.startTime);
-  });
-  observer.observe({ entryTypes: ["gc"] });
-  gc();
-  await nextTask();
-  const before = process.memoryUsage().heapUsed;
-  const t0 = performance.now();
-  for (let i = 0; i < calls; i++) fn();
-  const t1 = performance.now();
-  const raw = process.memoryUsage().heapUsed;
-  await nextTask();
-  await nextTask();
-  gc();
-  const after = process.memoryUsage().heapUsed;
-  observer.disconnect();
-  return {
-    retained: after - before,
-    delta: raw - before,
-    gcs: starts.filter((s) => s >= t0 && s <= t1).length,
-  };
+  globalThis.gc = runInNewContext("gc") as typeof globalThis.gc;
 }
 
 // --- main ---------------------------------------------------------------------------------------
@@ -197,7 +115,6 @@ async function main(): Promise<void> {
   const timing: string[] = [];
   const memory: string[] = [];
   for (const algorithm of ALGORITHMS) {
-    process.stderr.write(`${algorithm}…\n`);
     const trafficKey = tcpAoTrafficKey(algorithm, masterKey, {
       source: SOURCE,
       destination: DESTINATION,
@@ -232,7 +149,19 @@ async function main(): Promise<void> {
     const verify = () => {
       if (!key.verify(signed)) throw new Error("verify failed");
     };
-    const [t, v] = measure([tag, verify]);
+    const { results } = runCase(
+      {
+        algorithm,
+        size: SEGMENT_LENGTH,
+        contenders: [
+          { name: "keyed tag", kind: "prepared", fn: tag },
+          { name: "keyed verify", kind: "prepared", fn: verify },
+        ],
+      },
+      { rounds: ROUNDS, batchMs: BATCH_MS, log: () => {} },
+    );
+    const t = { ns: results[0].nsPerOp, spread: results[0].spread };
+    const v = { ns: results[1].nsPerOp, spread: results[1].spread };
     const cycles = (t.ns * mhz) / 1000;
     timing.push(
       `| ${algorithm} | ${t.ns.toFixed(0)} ns | ${cycles.toFixed(0)} | ${v.ns.toFixed(0)} ns | ` +
@@ -243,10 +172,10 @@ async function main(): Promise<void> {
       ["tag", tag],
       ["verify", verify],
     ] as const) {
-      const a = await allocation(fn);
+      const a = await measureAllocation({ name, calls: 1_000_000, fn });
       memory.push(
-        `| ${algorithm} ${name} | ${(a.retained / 1024).toFixed(1)} KiB | ` +
-          `${(a.delta / 1024).toFixed(1)} KiB | ${a.gcs} |`,
+        `| ${algorithm} ${name} | ${(a.retainedBytes / 1024).toFixed(1)} KiB | ` +
+          `${(a.rawDeltaBytes / 1024).toFixed(1)} KiB | ${a.gcEvents} |`,
       );
     }
   }

@@ -257,7 +257,7 @@ function buildHeader(
   if (extra.crit !== undefined || extra.b64 !== undefined) {
     throw new KeyedError(
       "BAD_INPUT",
-      "options.header: crit and b64 (RFC 7797) are not implemented, and keyed's verifier refuses them.",
+      "options.header: crit and b64 (RFC 7797) are not supported: keyed signs only plain compact JWS, and its verifier refuses both.",
     );
   }
   return { alg, ...defaults, ...extra };
