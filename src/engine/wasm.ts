@@ -1,40 +1,43 @@
 /**
- * The WebAssembly backend: kernels built from AssemblyScript (src/engine/wasm/assembly) by
- * `npm run build`, embedded as base64, and instantiated synchronously on first use — no fetch, no
- * Promise. Where WebAssembly is missing or refuses a synchronous compile, keyed's TypeScript
- * kernels serve. Key material lives in fixed-size slots of the module's memory; a slot is zeroed
- * when its key is destroyed (or garbage-collected).
+ * The WebAssembly backend: one module per algorithm family, built from AssemblyScript
+ * (src/engine/wasm/assembly) by `npm run build`, embedded as base64 (src/engine/wasm/generated),
+ * and instantiated synchronously on first use — no fetch, no Promise. Where WebAssembly (or its
+ * SIMD extension, for the kernels that use it) is missing, or the runtime refuses a synchronous
+ * compile, keyed's TypeScript kernels serve.
+ *
+ * Every module follows one memory convention, exported as globals: MSG (the input area, of
+ * MSG_CAPACITY bytes), OUT (the result) and SLOTS (where per-key slots start). Key material lives
+ * in fixed-size slots managed here; a slot is zeroed when its key is destroyed or collected.
  */
 import { base64ToBytes } from "../core/bytes.js";
 import { FORCED_BACKEND } from "./native.js";
-import { HMAC_WASM } from "./wasm/kernels.generated.js";
+import { WASM_BASE64 as HMAC_WASM } from "./wasm/generated/hmac.js";
 
-interface HmacExports {
+/** The exports every kernel module has. */
+export interface KernelExports {
   memory: WebAssembly.Memory;
   MSG: WebAssembly.Global;
   MSG_CAPACITY: WebAssembly.Global;
   OUT: WebAssembly.Global;
   SLOTS: WebAssembly.Global;
-  hmac_sha1(slot: number, length: number): void;
-  hmac_sha256(slot: number, length: number, digestLength: number): void;
-  hmac_sha512(slot: number, length: number, digestLength: number): void;
 }
 
-/** Bytes per key slot: the inner and outer chaining values of SHA-512 (2 × 64). */
-export const SLOT_SIZE = 128;
-
-export class WasmHmac {
-  readonly exports: HmacExports;
+/** One instantiated kernel module, its memory, and the key slots in it. */
+export class WasmKernels<E extends KernelExports> {
+  readonly exports: E;
+  /** Offset and size of the input area, and offset of the result. */
   readonly msg: number;
   readonly msgCapacity: number;
   readonly out: number;
+  readonly slotSize: number;
   private nextSlot: number;
   private readonly free: number[] = [];
   private view: Uint8Array;
   private readonly registry = new FinalizationRegistry<number>((slot) => this.release(slot));
 
-  constructor(exports: HmacExports) {
+  constructor(exports: E, slotSize: number) {
     this.exports = exports;
+    this.slotSize = slotSize;
     this.msg = exports.MSG.value;
     this.msgCapacity = exports.MSG_CAPACITY.value;
     this.out = exports.OUT.value;
@@ -54,7 +57,7 @@ export class WasmHmac {
     let slot = this.free.pop();
     if (slot === undefined) {
       slot = this.nextSlot;
-      this.nextSlot += SLOT_SIZE;
+      this.nextSlot += this.slotSize;
       const needed = this.nextSlot - this.exports.memory.buffer.byteLength;
       if (needed > 0) this.exports.memory.grow(Math.ceil(needed / 65536));
     }
@@ -64,25 +67,73 @@ export class WasmHmac {
 
   /** Zeroes the slot and makes it reusable. */
   release(slot: number, owner?: object): void {
-    this.bytes().fill(0, slot, slot + SLOT_SIZE);
+    this.bytes().fill(0, slot, slot + this.slotSize);
     if (owner !== undefined) this.registry.unregister(owner);
     this.free.push(slot);
   }
+
+  /** Copies `length` result bytes from OUT into `out`, then zeroes OUT and the first `inputLength` bytes of MSG. */
+  takeOut(out: Uint8Array, length: number, inputLength: number): void {
+    const memory = this.bytes();
+    const at = this.out;
+    for (let i = 0; i < length; i++) out[i] = memory[at + i];
+    memory.fill(0, at, at + length);
+    memory.fill(0, this.msg, this.msg + inputLength);
+  }
 }
 
-let hmacModule: WasmHmac | undefined | null = null;
+/** True when this runtime validates WebAssembly SIMD (a module using one v128 instruction). */
+export const wasmSimd: boolean = (() => {
+  if (typeof WebAssembly !== "object") return false;
+  // (module (func (result v128) v128.const i64x2 0 0))
+  const probe = new Uint8Array([
+    0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 22, 1, 20, 0, 253, 12, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11,
+  ]);
+  try {
+    return WebAssembly.validate(probe);
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * A loader for one kernel module: instantiated on the first call, then cached. Returns undefined
+ * where WebAssembly is unavailable, the compile is refused, or KEYED_BACKEND=js is set.
+ */
+export function kernelLoader<E extends KernelExports>(
+  base64: string,
+  slotSize: number,
+): () => WasmKernels<E> | undefined {
+  let loaded: WasmKernels<E> | undefined | null = null;
+  return () => {
+    if (loaded !== null) return loaded;
+    loaded = undefined;
+    if (FORCED_BACKEND === "js" || typeof WebAssembly !== "object") return undefined;
+    try {
+      const module = new WebAssembly.Module(base64ToBytes(base64) as Uint8Array<ArrayBuffer>);
+      const instance = new WebAssembly.Instance(module, { env: { abort: () => {} } });
+      loaded = new WasmKernels(instance.exports as unknown as E, slotSize);
+    } catch {
+      // No WebAssembly SIMD, or a runtime that refuses synchronous compilation: the TypeScript
+      // kernels serve.
+    }
+    return loaded;
+  };
+}
+
+// --- HMAC (src/engine/wasm/assembly/hmac.ts) -----------------------------------------------------
+
+export interface HmacExports extends KernelExports {
+  hmac_sha1(slot: number, length: number): void;
+  hmac_sha256(slot: number, length: number, digestLength: number): void;
+  hmac_sha512(slot: number, length: number, digestLength: number): void;
+}
+
+/** Bytes per HMAC key slot: the inner and outer chaining values of SHA-512 (2 × 64). */
+export const SLOT_SIZE = 128;
+
+export type WasmHmac = WasmKernels<HmacExports>;
 
 /** The HMAC kernels, or undefined where WebAssembly is unavailable or another backend is forced. */
-export function wasmHmac(): WasmHmac | undefined {
-  if (hmacModule !== null) return hmacModule;
-  hmacModule = undefined;
-  if (FORCED_BACKEND === "js" || typeof WebAssembly !== "object") return undefined;
-  try {
-    const module = new WebAssembly.Module(base64ToBytes(HMAC_WASM) as Uint8Array<ArrayBuffer>);
-    const instance = new WebAssembly.Instance(module, { env: { abort: () => {} } });
-    hmacModule = new WasmHmac(instance.exports as unknown as HmacExports);
-  } catch {
-    // A runtime that refuses synchronous compilation keeps the TypeScript kernels.
-  }
-  return hmacModule;
-}
+export const wasmHmac = kernelLoader<HmacExports>(HMAC_WASM, SLOT_SIZE);

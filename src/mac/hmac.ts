@@ -135,10 +135,7 @@ export class HmacKernel implements MacKernel {
       else if (this.wasmKind === 2)
         exports.hmac_sha256(this.slot, message.length, this.outputLength);
       else exports.hmac_sha512(this.slot, message.length, this.outputLength);
-      const at = wasm.out;
-      for (let i = 0; i < this.outputLength; i++) out[i] = memory[at + i];
-      memory.fill(0, wasm.msg, wasm.msg + message.length);
-      memory.fill(0, at, at + this.outputLength);
+      wasm.takeOut(out, this.outputLength, message.length);
       return;
     }
     const work = this.inner.copyTo(this.work);
