@@ -19,7 +19,12 @@ import {
   PreparedMac,
 } from "../core/mac.js";
 import { copyOut, hybridState } from "../engine/hybrid.js";
-import { LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
+import {
+  FORCED_BACKEND,
+  LazyNativeKey,
+  type NativeCrypto,
+  nativeCrypto,
+} from "../engine/native.js";
 import { hmacFamily, type NativeFamily, useNative } from "../engine/select.js";
 import { type WasmHmac, wasmHmac } from "../engine/wasm.js";
 import type { HashFunction, HashState } from "../hash/hash.js";
@@ -84,7 +89,7 @@ export class HmacKernel implements MacKernel {
    */
   private wasmReady(): WasmHmac | undefined {
     if (this.wasm !== undefined || this.wasmKind === 0) return this.wasm;
-    if (this.shortMessages++ === 0) return undefined;
+    if (this.shortMessages++ === 0 && FORCED_BACKEND !== "wasm") return undefined;
     this.wasm = wasmHmac();
     if (this.wasm !== undefined) this.loadSlot(this.wasm);
     return this.wasm;
