@@ -7,6 +7,8 @@
 /** The parts of node:crypto keyed uses. */
 export interface NativeCrypto {
   createSecretKey(key: Uint8Array): NativeKey;
+  /** One-shot hash (Node ≥ 20.12): no Hash object, the cheapest call into OpenSSL. */
+  hash?(algorithm: string, data: Uint8Array, outputEncoding: "buffer"): Uint8Array;
   createHmac(algorithm: string, key: NativeKey): NativeHash;
   createCipheriv(
     algorithm: string,
