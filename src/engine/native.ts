@@ -12,7 +12,13 @@ export interface NativeCrypto {
   createHmac(algorithm: string, key: NativeKey): NativeHash;
   createCipheriv(
     algorithm: string,
-    key: NativeKey,
+    key: NativeKey | Uint8Array,
+    iv: Uint8Array | null,
+    options?: { authTagLength: number },
+  ): NativeCipher;
+  createDecipheriv(
+    algorithm: string,
+    key: NativeKey | Uint8Array,
     iv: Uint8Array | null,
     options?: { authTagLength: number },
   ): NativeCipher;
@@ -29,6 +35,7 @@ export interface NativeCipher {
   setAAD(data: Uint8Array, options?: { plaintextLength: number }): NativeCipher;
   setAutoPadding(on: boolean): NativeCipher;
   getAuthTag(): Uint8Array;
+  setAuthTag(tag: Uint8Array): NativeCipher;
 }
 
 interface ProcessLike {
