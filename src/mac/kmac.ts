@@ -33,11 +33,17 @@ const KMAC = new TextEncoder().encode("KMAC");
 /** cSHAKE's domain bits 00 with pad10*1's first 1 (SP 800-185 3.3). */
 const CSHAKE_SUFFIX = 0x04;
 
-/** right_encode(bits) for the output lengths in use: public, read-only, and slow to build. */
+/**
+ * right_encode(bits) for the output lengths in use: public, read-only, and slow to build. Cached up
+ * to the longest tag (64 KiB), so hazmat calls with arbitrary lengths cannot grow the cache.
+ */
 const SUFFIXES = new Map<number, Uint8Array>();
 function suffixFor(bits: number): Uint8Array {
   let suffix = SUFFIXES.get(bits);
-  if (suffix === undefined) SUFFIXES.set(bits, (suffix = rightEncode(bits)));
+  if (suffix === undefined) {
+    suffix = rightEncode(bits);
+    if (bits <= 8 * 65536) SUFFIXES.set(bits, suffix);
+  }
   return suffix;
 }
 
