@@ -208,6 +208,7 @@ export class KmacKernel implements MacKernel {
   /** A stream whose sponge lives in a slot of its own, from a copy of the key's state. */
   private startWasm(wasm: WasmKeccak): MacKernelState {
     const source = this.source(wasm);
+    let slot = 0;
     let pos = 0;
     const stream: MacKernelState = {
       update: (chunk) => {
@@ -220,7 +221,7 @@ export class KmacKernel implements MacKernel {
         slot = 0;
       },
     };
-    let slot = wasm.allocate(stream);
+    slot = wasm.allocate(stream);
     if (source === this.slot) wasm.bytes().copyWithin(slot, source, source + KECCAK_STATE_BYTES);
     else this.absorbPrefix(wasm, slot);
     return stream;
