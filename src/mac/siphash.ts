@@ -209,16 +209,6 @@ class SipWasm {
     words[at + 1] = 0;
   }
 
-  /** Writes a (high, low)-pair state or key as little-endian u64 words at `at`. */
-  storePairs(at: number, pairs: Int32Array): void {
-    const words = this.words();
-    const base = at >> 2;
-    for (let i = 0; i < pairs.length; i += 2) {
-      words[base + i] = pairs[i + 1];
-      words[base + i + 1] = pairs[i];
-    }
-  }
-
   /** Copies a stream's state (little-endian words) into STATE. */
   loadState(v: Int32Array): void {
     const words = this.words();
@@ -234,6 +224,14 @@ class SipWasm {
       v[i] = words[base + i];
       words[base + i] = 0;
     }
+  }
+
+  /** `hash` under key bytes (k0 ‖ k1) written to the one-shot key area, wiped after. */
+  hashUnderKey(key: Uint8Array, message: Uint8Array, c: number, d: number, wide: number): void {
+    const memory = this.bytes();
+    for (let i = 0; i < 16; i++) memory[this.key + i] = key[i];
+    this.hash(this.key, message, c, d, wide);
+    this.clearKey();
   }
 
   /** Zeroes the one-shot key area. */
@@ -268,10 +266,8 @@ export class SipHashKernel implements MacKernel {
   readonly c: number;
   readonly d: number;
   private readonly initial = new Int32Array(8);
-  private readonly v = new Int32Array(8);
-  private readonly tail = new Uint8Array(8);
-  /** k1 and k0 as (high, low) pairs, for the WebAssembly kernel. */
-  private readonly keyPairs = new Int32Array(4);
+  /** Work state and last-word buffer of the JavaScript kernel, made on its first use. */
+  private jsWork: { v: SipState; tail: Uint8Array } | undefined;
   /** This key's slot in the WebAssembly memory (0: none yet). */
   private slot = 0;
   private wasmCalls = 0;
@@ -284,11 +280,6 @@ export class SipHashKernel implements MacKernel {
     const k0h = le32(key, 4);
     const k1l = le32(key, 8);
     const k1h = le32(key, 12);
-    const pairs = this.keyPairs;
-    pairs[0] = k0h;
-    pairs[1] = k0l;
-    pairs[2] = k1h;
-    pairs[3] = k1l;
     // "somepseudorandomlygeneratedbytes" (section 2.1).
     const v = this.initial;
     v[0] = k0h ^ 0x736f6d65;
@@ -315,7 +306,7 @@ export class SipHashKernel implements MacKernel {
     let o = 0;
     for (; o + 8 <= end; o += 8) this.word(v, le32(data, o + 4), le32(data, o));
     // Last word: the remaining bytes, with the length mod 256 in the top byte.
-    const tail = this.tail;
+    const tail = this.work().tail;
     tail.fill(0);
     for (let i = 0; o + i < end; i++) tail[i] = data[o + i];
     tail[7] = totalLength & 0xff;
@@ -336,6 +327,21 @@ export class SipHashKernel implements MacKernel {
     v.fill(0);
   }
 
+  /** k0 ‖ k1 as little-endian words at byte offset `at`, recovered from the initial state. */
+  private writeKey(words: Int32Array, at: number): void {
+    const v = this.initial;
+    const i = at >> 2;
+    words[i] = v[1] ^ 0x70736575;
+    words[i + 1] = v[0] ^ 0x736f6d65;
+    words[i + 2] = v[3] ^ 0x6e646f6d ^ (this.outputLength === 16 ? 0xee : 0);
+    words[i + 3] = v[2] ^ 0x646f7261;
+  }
+
+  private work(): { v: SipState; tail: Uint8Array } {
+    if (this.jsWork === undefined) this.jsWork = { v: new Int32Array(8), tail: new Uint8Array(8) };
+    return this.jsWork;
+  }
+
   /** @internal The state the JavaScript kernel starts from, as (high, low) pairs. */
   initialState(): Int32Array {
     return this.initial.slice();
@@ -350,13 +356,13 @@ export class SipHashKernel implements MacKernel {
     let key = this.slot;
     if (key === 0 && this.wasmCalls++ > 0) {
       key = this.slot = wasm.kernels.allocate(this);
-      wasm.storePairs(key, this.keyPairs);
+      this.writeKey(wasm.words(), key);
     }
     if (key !== 0) {
       wasm.hash(key, message, this.c, this.d, wide);
       return;
     }
-    wasm.storePairs(wasm.key, this.keyPairs);
+    this.writeKey(wasm.words(), wasm.key);
     wasm.hash(wasm.key, message, this.c, this.d, wide);
     wasm.clearKey();
   }
@@ -368,7 +374,7 @@ export class SipHashKernel implements MacKernel {
       wasm.takeOut(out, this.outputLength);
       return;
     }
-    const v = this.v;
+    const v = this.work().v;
     v.set(this.initial);
     this.absorbAll(v, message, message.length, message.length);
     this.finalize(v, out);
@@ -382,7 +388,7 @@ export class SipHashKernel implements MacKernel {
       wasm.takeHalves(halves);
       return;
     }
-    const v = this.v;
+    const v = this.work().v;
     v.set(this.initial);
     this.absorbAll(v, message, message.length, message.length);
     v[5] ^= 0xff;
@@ -398,8 +404,7 @@ export class SipHashKernel implements MacKernel {
 
   wipe(): void {
     this.initial.fill(0);
-    this.v.fill(0);
-    this.keyPairs.fill(0);
+    this.jsWork?.v.fill(0);
     if (this.slot !== 0) (loadSipWasm() as SipWasm).kernels.release(this.slot, this);
     this.slot = 0;
   }
@@ -557,7 +562,7 @@ export const SIPHASH_ALGORITHMS: Record<SipName, MacAlgorithm> = {
 
 /** A SipHash prepared key with a hash-table fast path beside the Mac methods. */
 export class SipHashMac extends PreparedMac {
-  private readonly halves = new Uint32Array(2);
+  private halves: Uint32Array | undefined;
 
   /** The 64-bit SipHash of `bytes` as an unsigned bigint (the tag read little-endian). */
   hash64(bytes: Bytes): bigint {
@@ -569,7 +574,7 @@ export class SipHashMac extends PreparedMac {
    * The 64-bit SipHash of `bytes` as two 32-bit halves, [low, high], written to `out` (or to an
    * array owned by this object, overwritten by the next call). No allocation with `out`.
    */
-  hashHalves(bytes: Bytes, out: Uint32Array = this.halves): Uint32Array {
+  hashHalves(bytes: Bytes, out?: Uint32Array): Uint32Array {
     assertBytes(bytes, "bytes");
     if (this.isDestroyed)
       throw new KeyedError("DESTROYED", `this ${this.algorithm} key was destroyed.`);
@@ -580,6 +585,7 @@ export class SipHashMac extends PreparedMac {
         `${this.algorithm} has a 128-bit output; hash64 is for the 64-bit SipHash.`,
       );
     }
+    if (out === undefined) out = this.halves ??= new Uint32Array(2);
     kernel.computeHalves(bytes, out);
     return out;
   }
@@ -611,25 +617,32 @@ export function siphash(
   if (key.length !== 16)
     throw new KeyedError("KEY_LENGTH", `SipHash takes a 16-byte key; got ${key.length}.`);
   const { c = 2, d = 4, outLength = 8 } = options;
-  for (const [name, value] of [
-    ["c", c],
-    ["d", d],
-  ] as const) {
-    if (!Number.isSafeInteger(value) || value < 1 || value > 64) {
-      throw new KeyedError(
-        "BAD_INPUT",
-        `options.${name} must be a round count from 1 to 64; got ${value}.`,
-      );
-    }
-  }
+  checkRounds("c", c);
+  checkRounds("d", d);
   if (outLength !== 8 && outLength !== 16) {
     throw new KeyedError("BAD_INPUT", `options.outLength must be 8 or 16; got ${outLength}.`);
   }
-  const kernel = new SipHashKernel(key, c, d, outLength);
   const out = new Uint8Array(outLength);
+  const wasm = loadSipWasm();
+  if (wasm !== undefined) {
+    // No kernel object: the key goes straight to the one-shot key area, wiped after.
+    wasm.hashUnderKey(key, message, c, d, outLength === 16 ? 1 : 0);
+    wasm.takeOut(out, outLength);
+    return out;
+  }
+  const kernel = new SipHashKernel(key, c, d, outLength);
   kernel.compute(message, out);
   kernel.wipe();
   return out;
+}
+
+function checkRounds(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 1 || value > 64) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      `options.${name} must be a round count from 1 to 64; got ${value}.`,
+    );
+  }
 }
 
 export const isSipName = (name: MacName): name is SipName => name in SIPHASH_ALGORITHMS;
