@@ -201,6 +201,7 @@ class ChaChaWasm {
     const memory = this.bytes();
     const msg = this.msg;
     const counter = state[12];
+    let touched = 0;
     for (let pos = 0; pos < data.length; pos += this.capacity) {
       const n = Math.min(this.capacity, data.length - pos);
       this.setInput(state);
@@ -211,8 +212,10 @@ class ChaChaWasm {
       if (n <= 64) for (let i = 0; i < n; i++) out[outOffset + pos + i] = memory[msg + i];
       else out.set(memory.subarray(msg, msg + n), outOffset + pos);
       // The kernel XORs whole groups of blocks: keystream stands past n, up to a multiple of 256.
-      memory.fill(0, msg, msg + Math.ceil(n / 256) * 256);
+      touched = Math.max(touched, Math.ceil(n / 256) * 256);
     }
+    // Once, at the end: each chunk but the last overwrites all that the one before it left.
+    memory.fill(0, msg, msg + touched);
   }
 
   /** One keystream block; its first `length` bytes to `out`. */
