@@ -163,8 +163,6 @@ class ChaChaWasm {
   readonly capacity: number;
   private readonly input: number;
   private readonly out: number;
-  private u8: Uint8Array;
-  private i32: Int32Array;
 
   constructor(kernels: WasmKernels<ChaChaExports>) {
     this.kernels = kernels;
@@ -173,22 +171,14 @@ class ChaChaWasm {
     this.capacity = kernels.msgCapacity;
     this.input = kernels.exports.INPUT.value;
     this.out = kernels.out;
-    this.u8 = kernels.bytes();
-    this.i32 = new Int32Array(this.u8.buffer);
   }
 
-  /** The memory as bytes (new views after a growth detached the old ones). */
   bytes(): Uint8Array {
-    if (this.u8.byteLength === 0) {
-      this.u8 = this.kernels.bytes();
-      this.i32 = new Int32Array(this.u8.buffer);
-    }
-    return this.u8;
+    return this.kernels.bytes();
   }
 
   setInput(state: Int32Array): void {
-    this.bytes();
-    const words = this.i32;
+    const words = this.kernels.words();
     const base = this.input >> 2;
     for (let i = 0; i < 16; i++) words[base + i] = state[i];
   }
@@ -205,7 +195,7 @@ class ChaChaWasm {
     for (let pos = 0; pos < data.length; pos += this.capacity) {
       const n = Math.min(this.capacity, data.length - pos);
       this.setInput(state);
-      this.i32[(this.input >> 2) + 12] = counter + pos / 64;
+      this.kernels.words()[(this.input >> 2) + 12] = counter + pos / 64;
       if (n <= 64) for (let i = 0; i < n; i++) memory[msg + i] = data[pos + i];
       else memory.set(n === data.length ? data : data.subarray(pos, pos + n), msg);
       this.exports.chacha20_xor(n);
@@ -237,7 +227,7 @@ class ChaChaWasm {
     const memory = this.bytes();
     const at = this.out;
     for (let i = 0; i < length; i++) out[i] = memory[at + i];
-    const words = this.i32;
+    const words = this.kernels.words();
     for (let i = at >> 2; i < (at + used) >> 2; i++) words[i] = 0;
   }
 }

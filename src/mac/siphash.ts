@@ -128,8 +128,6 @@ class SipWasm {
   readonly msg: number;
   readonly out: number;
   readonly capacity: number;
-  private u8: Uint8Array;
-  private i32: Int32Array;
 
   constructor(kernels: WasmKernels<SipHashExports>) {
     this.kernels = kernels;
@@ -139,21 +137,14 @@ class SipWasm {
     this.msg = kernels.msg;
     this.out = kernels.out;
     this.capacity = kernels.msgCapacity;
-    this.u8 = kernels.bytes();
-    this.i32 = new Int32Array(this.u8.buffer);
   }
 
   bytes(): Uint8Array {
-    if (this.u8.byteLength === 0) {
-      this.u8 = this.kernels.bytes();
-      this.i32 = new Int32Array(this.u8.buffer);
-    }
-    return this.u8;
+    return this.kernels.bytes();
   }
 
   words(): Int32Array {
-    this.bytes();
-    return this.i32;
+    return this.kernels.words();
   }
 
   /** Copies message[from..from + n) to MSG + at. A loop beats `set` for the short keys of hash tables. */
