@@ -12,7 +12,7 @@ import type { MacAlgorithm, MacKernel, MacKernelState, MacName } from "../core/m
 import { copyOut } from "../engine/hybrid.js";
 import { nativeCrypto } from "../engine/native.js";
 import { useNative } from "../engine/select.js";
-import { Poly1305State } from "../mac/poly1305.js";
+import { poly1305Padded } from "../mac/poly1305.js";
 
 const TAG_LENGTH = 16;
 const ZERO12 = new Uint8Array(12);
@@ -26,14 +26,10 @@ function aeadTag(
   out: Uint8Array,
   outOffset: number,
 ): void {
-  const p = new Poly1305State(polyKey);
-  p.update(aad).padToBlock();
-  p.update(ciphertext, 0, ctEnd).padToBlock();
   const lengths = new Uint8Array(16);
   writeLe64(lengths, 0, aad.length);
   writeLe64(lengths, 8, ctEnd);
-  p.update(lengths);
-  p.finish(out, outOffset);
+  poly1305Padded(polyKey, [aad, ciphertext.subarray(0, ctEnd), lengths], out, outOffset);
 }
 
 function writeLe64(out: Uint8Array, offset: number, value: number): void {

@@ -2,15 +2,22 @@
  * Poly1305 (RFC 8439 section 2.5): tag = ((Σ (m_i + 2^(8·len_i)) · r^(n-i+1)) mod 2^130-5) + s
  * mod 2^128, with r clamped. The key is one-time: two messages under one key reveal it.
  *
- * Technique: the accumulator and r are six limbs of 22 bits held in IEEE doubles. Every product is
- * below 2^49.4 and every column sum below 2^52, so all arithmetic is exact integer arithmetic
- * (doubles are exact below 2^53); carries are taken with Math.floor. 2^132 ≡ 20 (mod 2^130 - 5)
- * folds the high columns back. No BigInt (not constant time), no branch or index on secret data;
- * the final reduction selects with a mask.
+ * Two kernels give the same bytes. The WebAssembly one (src/engine/wasm/assembly/poly1305.ts:
+ * 26-bit limbs, 64-bit products, SIMD for long inputs) serves wherever WebAssembly with SIMD is
+ * available, since it is faster at every length; the TypeScript one below is the reference and
+ * the fallback (and what KEYED_BACKEND=js runs).
+ *
+ * TypeScript technique: the accumulator and r are six limbs of 22 bits held in IEEE doubles.
+ * Every product is below 2^49.4 and every column sum below 2^52, so all arithmetic is exact
+ * integer arithmetic (doubles are exact below 2^53); carries are taken with Math.floor.
+ * 2^132 ≡ 20 (mod 2^130 - 5) folds the high columns back. No BigInt (not constant time), no
+ * branch or index on secret data; the final reduction selects with a mask.
  */
 import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState } from "../core/mac.js";
+import { WASM_BASE64 as POLY1305_WASM } from "../engine/wasm/generated/poly1305.js";
+import { type KernelExports, kernelLoader, type WasmKernels } from "../engine/wasm.js";
 
 const LIMB = 4194304; // 2^22
 const INV_LIMB = 1 / LIMB; // exact: a power of two
@@ -20,8 +27,8 @@ function le32(b: Uint8Array, o: number): number {
   return (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
 }
 
-/** The running state of one Poly1305 computation. */
-export class Poly1305State {
+/** The TypeScript kernel: the reference, and the fallback where WebAssembly cannot serve. */
+export class Poly1305Js {
   /** r in limbs, then 20·r (for the columns that wrap past 2^132). */
   private readonly r = new Float64Array(12);
   private readonly h = new Float64Array(6);
@@ -225,6 +232,113 @@ function writeLe32(out: Uint8Array, o: number, v: number): void {
   out[o + 3] = v >>> 24;
 }
 
+// --- the WebAssembly kernel -----------------------------------------------------------------------
+
+/** The exports of src/engine/wasm/assembly/poly1305.ts. Each takes a state area's offset. */
+export interface Poly1305Exports extends KernelExports {
+  /** A state area for computations that start and finish within one call from JavaScript. */
+  ONE_SHOT: WebAssembly.Global;
+  STATE_SIZE: WebAssembly.Global;
+  /** Sets the state up from the 32-byte key r ‖ s written at its start. */
+  poly1305_init(state: number): void;
+  /** Absorbs MSG[0..length). */
+  poly1305_update(state: number, length: number): void;
+  /** Zero-pads an incomplete block and absorbs it (RFC 8439 2.8's pad16). */
+  poly1305_pad(state: number): void;
+  /** Writes the tag to OUT and zeroes the state. */
+  poly1305_finish(state: number): void;
+  /** init, update over MSG[0..length), finish: the whole tag in one call. */
+  poly1305_mac(state: number, length: number): void;
+}
+
+type WasmPoly1305 = WasmKernels<Poly1305Exports>;
+
+/** Bytes per key slot: the kernel's STATE_SIZE (test/engine/wasm-poly1305.test.ts checks it). */
+export const POLY1305_SLOT_SIZE = 560;
+
+/** The WebAssembly kernel, or undefined where it cannot serve or KEYED_BACKEND=js. */
+export const wasmPoly1305 = kernelLoader<Poly1305Exports>(POLY1305_WASM, POLY1305_SLOT_SIZE);
+
+/** The kernel's memory, cached: the `memory.buffer` getter costs a good part of a short tag. */
+let memoryView: Uint8Array = new Uint8Array(0);
+/** How many bytes of MSG may hold message bytes, zeroed when a tag is taken. */
+let msgUsed = 0;
+
+function memoryOf(wasm: WasmPoly1305): Uint8Array {
+  // A new key slot can grow the memory, which detaches the old buffer: its view has length 0.
+  if (memoryView.length === 0) memoryView = wasm.bytes();
+  return memoryView;
+}
+
+/** Writes the 32-byte key at key[offset] to the start of a state area and sets the state up. */
+function loadKey(wasm: WasmPoly1305, state: number, key: Uint8Array, offset: number): void {
+  const memory = memoryOf(wasm);
+  for (let i = 0; i < 32; i++) memory[state + i] = key[offset + i];
+  wasm.exports.poly1305_init(state);
+}
+
+/** Absorbs data[offset..end) into a state area, through MSG, a chunk at a time. */
+function feed(
+  wasm: WasmPoly1305,
+  state: number,
+  data: Uint8Array,
+  offset: number,
+  end: number,
+): void {
+  const memory = memoryOf(wasm);
+  const at = wasm.msg;
+  while (offset < end) {
+    const length = Math.min(end - offset, wasm.msgCapacity);
+    copyIn(memory, at, data, offset, length);
+    wasm.exports.poly1305_update(state, length);
+    offset += length;
+  }
+}
+
+function copyIn(memory: Uint8Array, at: number, data: Uint8Array, offset: number, length: number) {
+  if (length > msgUsed) msgUsed = length;
+  // A loop beats TypedArray#set on short inputs; set beats the loop on long ones.
+  if (length <= 64) for (let i = 0; i < length; i++) memory[at + i] = data[offset + i];
+  else if (offset === 0 && length === data.length) memory.set(data, at);
+  else memory.set(data.subarray(offset, offset + length), at);
+}
+
+/** Copies the tag from OUT to out[offset..], then zeroes OUT and the message bytes left in MSG. */
+function takeTag(wasm: WasmPoly1305, out: Uint8Array, offset: number): void {
+  const memory = memoryOf(wasm);
+  const at = wasm.out;
+  for (let i = 0; i < 16; i++) {
+    out[offset + i] = memory[at + i];
+    memory[at + i] = 0;
+  }
+  if (msgUsed <= 64) for (let i = 0; i < msgUsed; i++) memory[wasm.msg + i] = 0;
+  else memory.fill(0, wasm.msg, wasm.msg + msgUsed);
+  msgUsed = 0;
+}
+
+/** Poly1305 of `message` under the 32-byte key, into out[0..16). */
+function tagInto(key: Uint8Array, message: Uint8Array, out: Uint8Array): void {
+  const wasm = wasmPoly1305();
+  if (wasm === undefined) {
+    new Poly1305Js(key).update(message).finish(out);
+    return;
+  }
+  const state = wasm.exports.ONE_SHOT.value;
+  const length = message.length;
+  if (length <= wasm.msgCapacity) {
+    // The one call: init, update and finish in the kernel.
+    const memory = memoryOf(wasm);
+    for (let i = 0; i < 32; i++) memory[state + i] = key[i];
+    copyIn(memory, wasm.msg, message, 0, length);
+    wasm.exports.poly1305_mac(state, length);
+  } else {
+    loadKey(wasm, state, key, 0);
+    feed(wasm, state, message, 0, length);
+    wasm.exports.poly1305_finish(state);
+  }
+  takeTag(wasm, out, 0);
+}
+
 /** Poly1305 of `message` under a 32-byte one-time key (hazmat: no reuse check, no weak-key check). */
 export function poly1305(key: Bytes, message: Bytes): Bytes {
   assertBytes(key, "key");
@@ -233,20 +347,138 @@ export function poly1305(key: Bytes, message: Bytes): Bytes {
     throw new KeyedError("KEY_LENGTH", `Poly1305 takes a 32-byte one-time key; got ${key.length}.`);
   }
   const out = new Uint8Array(16);
-  new Poly1305State(key).update(message).finish(out);
+  tagInto(key, message, out);
   return out;
+}
+
+/**
+ * Poly1305 over `parts` in order, each followed by zero bytes up to a multiple of 16 (RFC 8439
+ * 2.8's pad16), under the 32-byte key at key[0..32), into out[outOffset..+16). The AEAD's tag.
+ */
+export function poly1305Padded(
+  key: Uint8Array,
+  parts: readonly Uint8Array[],
+  out: Uint8Array,
+  outOffset: number,
+): void {
+  const wasm = wasmPoly1305();
+  if (wasm === undefined) {
+    const state = new Poly1305Js(key);
+    for (const part of parts) state.update(part).padToBlock();
+    state.finish(out, outOffset);
+    return;
+  }
+  // All in this call, so the one-shot state area serves.
+  const state = wasm.exports.ONE_SHOT.value;
+  loadKey(wasm, state, key, 0);
+  for (const part of parts) {
+    feed(wasm, state, part, 0, part.length);
+    wasm.exports.poly1305_pad(state);
+  }
+  wasm.exports.poly1305_finish(state);
+  takeTag(wasm, out, outOffset);
+}
+
+/**
+ * The running state of one Poly1305 computation (hazmat: no reuse or weak-key check). Once
+ * `finish` or `wipe` has run, any other call throws FINISHED.
+ */
+export class Poly1305State {
+  private readonly js: Poly1305Js | undefined;
+  private readonly wasm: WasmPoly1305 | undefined;
+  /** The state's key slot in the WebAssembly memory. */
+  private readonly slot: number = 0;
+  private done = false;
+
+  /** `key` is 32 bytes: r ‖ s. */
+  constructor(key: Uint8Array, offset = 0) {
+    const wasm = wasmPoly1305();
+    if (wasm === undefined) {
+      this.js = new Poly1305Js(key, offset);
+      return;
+    }
+    this.wasm = wasm;
+    this.slot = wasm.allocate(this);
+    loadKey(wasm, this.slot, key, offset);
+  }
+
+  private check(): void {
+    if (this.done) {
+      throw new KeyedError("FINISHED", "this Poly1305 state was finished or wiped.");
+    }
+  }
+
+  /** True when the clamped r or s is zero (a key that authenticates nothing). */
+  isWeak(): boolean {
+    if (this.wasm === undefined) return (this.js as Poly1305Js).isWeak();
+    if (this.done) return true;
+    // Slot layout (the kernel's memory map): r's five limbs at +0, s's four words at +20.
+    const words = new Int32Array(memoryOf(this.wasm).buffer, this.slot, 9);
+    const r = words[0] | words[1] | words[2] | words[3] | words[4];
+    const s = words[5] | words[6] | words[7] | words[8];
+    return r === 0 || s === 0;
+  }
+
+  update(data: Uint8Array, offset = 0, end = data.length): this {
+    this.check();
+    if (this.wasm === undefined) (this.js as Poly1305Js).update(data, offset, end);
+    else feed(this.wasm, this.slot, data, offset, end);
+    return this;
+  }
+
+  /** Absorbs zero bytes up to the next 16-byte boundary (the AEAD's pad16). */
+  padToBlock(): this {
+    this.check();
+    if (this.wasm === undefined) (this.js as Poly1305Js).padToBlock();
+    else this.wasm.exports.poly1305_pad(this.slot);
+    return this;
+  }
+
+  /** Writes the 16-byte tag to out[offset] and wipes the state. */
+  finish(out: Uint8Array, offset = 0): void {
+    this.check();
+    if (this.wasm === undefined) {
+      (this.js as Poly1305Js).finish(out, offset);
+    } else {
+      this.wasm.exports.poly1305_finish(this.slot);
+      takeTag(this.wasm, out, offset);
+    }
+    this.wipe();
+  }
+
+  wipe(): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.wasm === undefined) (this.js as Poly1305Js).wipe();
+    else this.wasm.release(this.slot, this);
+  }
+}
+
+/** Bits of r that clamping keeps (RFC 8439 2.5.1), byte by byte. */
+const R_CLAMP = [
+  0xff, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f,
+];
+
+/** True when the clamped r or s is zero: a key that authenticates nothing. */
+function isWeakKey(key: Uint8Array): boolean {
+  let r = 0;
+  let s = 0;
+  for (let i = 0; i < 16; i++) {
+    r |= key[i] & R_CLAMP[i];
+    s |= key[16 + i];
+  }
+  return r === 0 || s === 0;
 }
 
 /** The safe-API kernel: one message per key, enforced by the Mac contract (`oneTime`). */
 class Poly1305Kernel implements MacKernel {
   readonly outputLength = 16;
   private readonly key: Uint8Array;
+  /** The one stream, if the key's one use is a stream: wiped with the key. */
+  private stream: Poly1305State | undefined;
 
   constructor(key: Bytes) {
-    const probe = new Poly1305State(key);
-    const weak = probe.isWeak();
-    probe.wipe();
-    if (weak) {
+    if (isWeakKey(key)) {
       throw new KeyedError(
         "KEY_WEAK",
         "this Poly1305 key has an all-zero r or s half (after clamping): it would authenticate nothing.",
@@ -256,11 +488,15 @@ class Poly1305Kernel implements MacKernel {
   }
 
   compute(message: Bytes, out: Bytes): void {
-    new Poly1305State(this.key).update(message).finish(out);
+    tagInto(this.key, message, out);
+    // The key's one use is over.
+    this.key.fill(0);
   }
 
   start(): MacKernelState {
     const state = new Poly1305State(this.key);
+    this.key.fill(0);
+    this.stream = state;
     return {
       update: (chunk) => {
         state.update(chunk);
@@ -272,6 +508,8 @@ class Poly1305Kernel implements MacKernel {
 
   wipe(): void {
     this.key.fill(0);
+    this.stream?.wipe();
+    this.stream = undefined;
   }
 }
 
