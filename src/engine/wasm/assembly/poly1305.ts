@@ -61,7 +61,10 @@ export function poly1305_init(st: usize): void {
   store<u32>(st, ((t1 >> 20) | (t2 << 12)) & 0x3ffc0ff, R + 8);
   store<u32>(st, ((t2 >> 14) | (t3 << 18)) & 0x3f03fff, R + 12);
   store<u32>(st, (t3 >> 8) & 0x00fffff, R + 16);
-  memory.fill(st + H, 0, POWERS + 4 - H);
+  store<u64>(st, 0, H);
+  store<u64>(st, 0, H + 8);
+  store<u32>(st, 0, H + 16);
+  store<u64>(st, 0, FILL); // and POWERS
 }
 
 /**
@@ -302,7 +305,7 @@ export function poly1305_update(st: usize, len: usize): void {
   const whole = p + ((end - p) & ~15);
   absorb(st, p, whole);
   fill = end - whole;
-  memory.copy(st + PARTIAL, whole, fill);
+  if (fill != 0) memory.copy(st + PARTIAL, whole, fill);
   store<u32>(st, <u32>fill, FILL);
 }
 
@@ -321,8 +324,15 @@ export function poly1305_pad(st: usize): void {
  */
 function lastBlock(st: usize, p: usize, fill: usize): void {
   if (fill == 0) return;
-  store<u8>(p + fill, 1);
-  memory.fill(p + fill + 1, 0, 15 - fill);
+  // In the block's two 64-bit words: the bytes after the message cleared, 0x01 after its end.
+  if (fill < 8) {
+    const one = (<u64>1) << (<u64>fill << 3);
+    store<u64>(p, (load<u64>(p) & (one - 1)) | one);
+    store<u64>(p, 0, 8);
+  } else {
+    const one = (<u64>1) << (<u64>(fill - 8) << 3);
+    store<u64>(p, (load<u64>(p, 8) & (one - 1)) | one, 8);
+  }
   blocks(st + H, st + R, p, p + 16, 0);
 }
 
@@ -369,7 +379,11 @@ function tag(st: usize): void {
   store<u32>(OUT, <u32>f, 8);
   f = (f >> 32) + (<u64>h4 << 8) + <u64>load<u32>(st, S + 12);
   store<u32>(OUT, <u32>f, 12);
-  memory.fill(st, 0, load<u32>(st, POWERS) != 0 ? STATE_SIZE : SQUARE);
+  if (load<u32>(st, POWERS) != 0) {
+    memory.fill(st, 0, STATE_SIZE);
+  } else {
+    for (let i: usize = 0; i < SQUARE; i += 16) v128.store(st + i, i64x2.splat(0));
+  }
 }
 
 /** Absorbs the incomplete last block, writes the tag to OUT and zeroes the state area. */
