@@ -259,84 +259,108 @@ export const POLY1305_SLOT_SIZE = 560;
 /** The WebAssembly kernel, or undefined where it cannot serve or KEYED_BACKEND=js. */
 export const wasmPoly1305 = kernelLoader<Poly1305Exports>(POLY1305_WASM, POLY1305_SLOT_SIZE);
 
-/** The kernel's memory, cached: the `memory.buffer` getter costs a good part of a short tag. */
-let memoryView: Uint8Array = new Uint8Array(0);
-/** How many bytes of MSG may hold message bytes, zeroed when a tag is taken. */
-let msgUsed = 0;
+/**
+ * The WebAssembly kernel with what the hot paths need read once (a Global's `value` and the
+ * memory's `buffer` are getters that cost a good part of a short tag).
+ */
+class Poly1305Wasm {
+  readonly kernels: WasmPoly1305;
+  readonly exports: Poly1305Exports;
+  /** The state area for computations that finish within one call from here. */
+  readonly oneShot: number;
+  private readonly msg: number;
+  private readonly out: number;
+  private readonly capacity: number;
+  private view: Uint8Array;
+  /** How many bytes of MSG may hold message bytes: zeroed when a tag is taken. */
+  private msgUsed = 0;
 
-function memoryOf(wasm: WasmPoly1305): Uint8Array {
-  // A new key slot can grow the memory, which detaches the old buffer: its view has length 0.
-  if (memoryView.length === 0) memoryView = wasm.bytes();
-  return memoryView;
-}
+  constructor(kernels: WasmPoly1305) {
+    this.kernels = kernels;
+    this.exports = kernels.exports;
+    this.oneShot = kernels.exports.ONE_SHOT.value;
+    this.msg = kernels.msg;
+    this.out = kernels.out;
+    this.capacity = kernels.msgCapacity;
+    this.view = kernels.bytes();
+  }
 
-/** Writes the 32-byte key at key[offset] to the start of a state area and sets the state up. */
-function loadKey(wasm: WasmPoly1305, state: number, key: Uint8Array, offset: number): void {
-  const memory = memoryOf(wasm);
-  for (let i = 0; i < 32; i++) memory[state + i] = key[offset + i];
-  wasm.exports.poly1305_init(state);
-}
+  memory(): Uint8Array {
+    // A new key slot can grow the memory, which detaches the old buffer: its view has length 0.
+    if (this.view.length === 0) this.view = this.kernels.bytes();
+    return this.view;
+  }
 
-/** Absorbs data[offset..end) into a state area, through MSG, a chunk at a time. */
-function feed(
-  wasm: WasmPoly1305,
-  state: number,
-  data: Uint8Array,
-  offset: number,
-  end: number,
-): void {
-  const memory = memoryOf(wasm);
-  const at = wasm.msg;
-  while (offset < end) {
-    const length = Math.min(end - offset, wasm.msgCapacity);
-    copyIn(memory, at, data, offset, length);
-    wasm.exports.poly1305_update(state, length);
-    offset += length;
+  /** Writes the 32-byte key at key[offset] to the start of a state area and sets the state up. */
+  loadKey(state: number, key: Uint8Array, offset: number): void {
+    const memory = this.memory();
+    for (let i = 0; i < 32; i++) memory[state + i] = key[offset + i];
+    this.exports.poly1305_init(state);
+  }
+
+  /** Copies data[offset..offset+length) to MSG (length at most its capacity). */
+  private copyIn(data: Uint8Array, offset: number, length: number): void {
+    if (length > this.msgUsed) this.msgUsed = length;
+    if (offset === 0 && length === data.length) this.memory().set(data, this.msg);
+    else this.memory().set(data.subarray(offset, offset + length), this.msg);
+  }
+
+  /** Absorbs data[offset..end) into a state area, through MSG, a chunk at a time. */
+  feed(state: number, data: Uint8Array, offset: number, end: number): void {
+    while (offset < end) {
+      const length = Math.min(end - offset, this.capacity);
+      this.copyIn(data, offset, length);
+      this.exports.poly1305_update(state, length);
+      offset += length;
+    }
+  }
+
+  /** Copies the tag from OUT to out[offset..], then zeroes OUT and the message bytes in MSG. */
+  takeTag(out: Uint8Array, offset: number): void {
+    const memory = this.memory();
+    const at = this.out;
+    for (let i = 0; i < 16; i++) {
+      out[offset + i] = memory[at + i];
+      memory[at + i] = 0;
+    }
+    if (this.msgUsed > 0) memory.fill(0, this.msg, this.msg + this.msgUsed);
+    this.msgUsed = 0;
+  }
+
+  /** Poly1305 of `message` under a 32-byte key, into out[0..16), in the one-shot state area. */
+  tag(key: Uint8Array, message: Uint8Array, out: Uint8Array): void {
+    const state = this.oneShot;
+    const length = message.length;
+    if (length <= this.capacity) {
+      // One call: init, update and finish.
+      this.memory().set(key, state);
+      this.copyIn(message, 0, length);
+      this.exports.poly1305_mac(state, length);
+    } else {
+      this.loadKey(state, key, 0);
+      this.feed(state, message, 0, length);
+      this.exports.poly1305_finish(state);
+    }
+    this.takeTag(out, 0);
   }
 }
 
-function copyIn(memory: Uint8Array, at: number, data: Uint8Array, offset: number, length: number) {
-  if (length > msgUsed) msgUsed = length;
-  // A loop beats TypedArray#set on short inputs; set beats the loop on long ones.
-  if (length <= 64) for (let i = 0; i < length; i++) memory[at + i] = data[offset + i];
-  else if (offset === 0 && length === data.length) memory.set(data, at);
-  else memory.set(data.subarray(offset, offset + length), at);
-}
+let loaded: Poly1305Wasm | undefined | null = null;
 
-/** Copies the tag from OUT to out[offset..], then zeroes OUT and the message bytes left in MSG. */
-function takeTag(wasm: WasmPoly1305, out: Uint8Array, offset: number): void {
-  const memory = memoryOf(wasm);
-  const at = wasm.out;
-  for (let i = 0; i < 16; i++) {
-    out[offset + i] = memory[at + i];
-    memory[at + i] = 0;
+/** The WebAssembly kernel, loaded on first use; undefined where the TypeScript one serves. */
+function poly1305Wasm(): Poly1305Wasm | undefined {
+  if (loaded === null) {
+    const kernels = wasmPoly1305();
+    loaded = kernels === undefined ? undefined : new Poly1305Wasm(kernels);
   }
-  if (msgUsed <= 64) for (let i = 0; i < msgUsed; i++) memory[wasm.msg + i] = 0;
-  else memory.fill(0, wasm.msg, wasm.msg + msgUsed);
-  msgUsed = 0;
+  return loaded;
 }
 
 /** Poly1305 of `message` under the 32-byte key, into out[0..16). */
 function tagInto(key: Uint8Array, message: Uint8Array, out: Uint8Array): void {
-  const wasm = wasmPoly1305();
-  if (wasm === undefined) {
-    new Poly1305Js(key).update(message).finish(out);
-    return;
-  }
-  const state = wasm.exports.ONE_SHOT.value;
-  const length = message.length;
-  if (length <= wasm.msgCapacity) {
-    // The one call: init, update and finish in the kernel.
-    const memory = memoryOf(wasm);
-    for (let i = 0; i < 32; i++) memory[state + i] = key[i];
-    copyIn(memory, wasm.msg, message, 0, length);
-    wasm.exports.poly1305_mac(state, length);
-  } else {
-    loadKey(wasm, state, key, 0);
-    feed(wasm, state, message, 0, length);
-    wasm.exports.poly1305_finish(state);
-  }
-  takeTag(wasm, out, 0);
+  const wasm = poly1305Wasm();
+  if (wasm === undefined) new Poly1305Js(key).update(message).finish(out);
+  else wasm.tag(key, message, out);
 }
 
 /** Poly1305 of `message` under a 32-byte one-time key (hazmat: no reuse check, no weak-key check). */
@@ -361,22 +385,22 @@ export function poly1305Padded(
   out: Uint8Array,
   outOffset: number,
 ): void {
-  const wasm = wasmPoly1305();
+  const wasm = poly1305Wasm();
   if (wasm === undefined) {
     const state = new Poly1305Js(key);
     for (const part of parts) state.update(part).padToBlock();
     state.finish(out, outOffset);
     return;
   }
-  // All in this call, so the one-shot state area serves.
-  const state = wasm.exports.ONE_SHOT.value;
-  loadKey(wasm, state, key, 0);
+  // All within this call, so the one-shot state area serves.
+  const state = wasm.oneShot;
+  wasm.loadKey(state, key, 0);
   for (const part of parts) {
-    feed(wasm, state, part, 0, part.length);
+    wasm.feed(state, part, 0, part.length);
     wasm.exports.poly1305_pad(state);
   }
   wasm.exports.poly1305_finish(state);
-  takeTag(wasm, out, outOffset);
+  wasm.takeTag(out, outOffset);
 }
 
 /**
@@ -385,21 +409,21 @@ export function poly1305Padded(
  */
 export class Poly1305State {
   private readonly js: Poly1305Js | undefined;
-  private readonly wasm: WasmPoly1305 | undefined;
+  private readonly wasm: Poly1305Wasm | undefined;
   /** The state's key slot in the WebAssembly memory. */
   private readonly slot: number = 0;
   private done = false;
 
   /** `key` is 32 bytes: r ‖ s. */
   constructor(key: Uint8Array, offset = 0) {
-    const wasm = wasmPoly1305();
+    const wasm = poly1305Wasm();
     if (wasm === undefined) {
       this.js = new Poly1305Js(key, offset);
       return;
     }
     this.wasm = wasm;
-    this.slot = wasm.allocate(this);
-    loadKey(wasm, this.slot, key, offset);
+    this.slot = wasm.kernels.allocate(this);
+    wasm.loadKey(this.slot, key, offset);
   }
 
   private check(): void {
@@ -412,8 +436,8 @@ export class Poly1305State {
   isWeak(): boolean {
     if (this.wasm === undefined) return (this.js as Poly1305Js).isWeak();
     if (this.done) return true;
-    // Slot layout (the kernel's memory map): r's five limbs at +0, s's four words at +20.
-    const words = new Int32Array(memoryOf(this.wasm).buffer, this.slot, 9);
+    // The kernel's state layout: r's five limbs at +0, s's four words at +20.
+    const words = new Int32Array(this.wasm.memory().buffer, this.slot, 9);
     const r = words[0] | words[1] | words[2] | words[3] | words[4];
     const s = words[5] | words[6] | words[7] | words[8];
     return r === 0 || s === 0;
@@ -422,7 +446,7 @@ export class Poly1305State {
   update(data: Uint8Array, offset = 0, end = data.length): this {
     this.check();
     if (this.wasm === undefined) (this.js as Poly1305Js).update(data, offset, end);
-    else feed(this.wasm, this.slot, data, offset, end);
+    else this.wasm.feed(this.slot, data, offset, end);
     return this;
   }
 
@@ -441,7 +465,7 @@ export class Poly1305State {
       (this.js as Poly1305Js).finish(out, offset);
     } else {
       this.wasm.exports.poly1305_finish(this.slot);
-      takeTag(this.wasm, out, offset);
+      this.wasm.takeTag(out, offset);
     }
     this.wipe();
   }
@@ -450,7 +474,7 @@ export class Poly1305State {
     if (this.done) return;
     this.done = true;
     if (this.wasm === undefined) (this.js as Poly1305Js).wipe();
-    else this.wasm.release(this.slot, this);
+    else this.wasm.kernels.release(this.slot, this);
   }
 }
 
@@ -484,7 +508,8 @@ class Poly1305Kernel implements MacKernel {
         "this Poly1305 key has an all-zero r or s half (after clamping): it would authenticate nothing.",
       );
     }
-    this.key = key.slice();
+    // A copy in a plain Uint8Array: Buffer#slice would give a view of the caller's bytes.
+    this.key = new Uint8Array(key);
   }
 
   compute(message: Bytes, out: Bytes): void {
