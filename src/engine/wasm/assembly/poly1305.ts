@@ -142,12 +142,18 @@ function blocks(hp: usize, rp: usize, p: usize, end: usize, hibit: u32): void {
   return v128.load(table + (index << 4));
 }
 
+@inline function copyLimbs(dst: usize, src: usize): void {
+  store<u64>(dst, load<u64>(src));
+  store<u64>(dst, load<u64>(src, 8), 8);
+  store<u32>(dst, load<u32>(src, 16), 16);
+}
+
 /** r^2, r^4 and the multiplier tables, on first use: r^2 = (r + 0)·r, r^4 = (r^2 + 0)·r^2. */
 function powers(st: usize): void {
   if (load<u32>(st, POWERS) != 0) return;
-  memory.copy(st + R2, st + R, 20);
+  copyLimbs(st + R2, st + R);
   blocks(st + R2, st + R, ZEROS, ZEROS + 16, 0);
-  memory.copy(st + R4, st + R2, 20);
+  copyLimbs(st + R4, st + R2);
   blocks(st + R4, st + R2, ZEROS, ZEROS + 16, 0);
   for (let i: usize = 0; i < 5; i++) {
     const r = load<u32>(st + R + (i << 2));
@@ -167,7 +173,7 @@ function powers(st: usize): void {
 /**
  * Absorbs 2 + 4·steps blocks from p with two Horner lanes: lane a starts as h + m0, lane b as m1;
  * each step is (a, b) = (a, b)·r^4 + (m_i, m_i+1)·r^2 + (m_i+2, m_i+3), and a last step with the
- * COMBINE multipliers and no message gives (a·r^2, b·r), whose sum is h.
+ * COMBINE multipliers and no message (the m·r^2 half skipped) gives (a·r^2, b·r), whose sum is h.
  */
 function blocksSimd(st: usize, p: usize, steps: usize): void {
   powers(st);
@@ -216,35 +222,30 @@ function blocksSimd(st: usize, p: usize, steps: usize): void {
     const a01 = pack(h0, h1);
     const a23 = pack(h2, h3);
     const a4 = pack(h4, h4);
-    // Blocks i, i+1 (times r^2), packed like h.
-    lo = i64x2.shuffle(v128.load(p), v128.load(p, 16), 0, 2);
-    hi = i64x2.shuffle(v128.load(p), v128.load(p, 16), 1, 3);
-    const m01 = pack(v128.and(lo, mask), v128.and(i64x2.shr_u(lo, 26), mask));
-    const m23 = pack(v128.and(v128.or(i64x2.shr_u(lo, 52), i64x2.shl(hi, 12)), mask), v128.and(i64x2.shr_u(hi, 14), mask));
-    const m4 = pack(v128.or(i64x2.shr_u(hi, 40), hibit), hibit);
-    // Blocks i+2, i+3 (added as they are).
+    // Blocks i+2, i+3, added as they are.
     lo = i64x2.shuffle(v128.load(p, 32), v128.load(p, 48), 0, 2);
     hi = i64x2.shuffle(v128.load(p, 32), v128.load(p, 48), 1, 3);
-    let d0 = i64x2.add(
-      i64x2.add(column(a01, a23, a4, w0, x4, x3, x2, x1), column(m01, m23, m4, u0, v4, v3, v2, v1)),
-      v128.and(lo, mask),
-    );
-    let d1 = i64x2.add(
-      i64x2.add(column(a01, a23, a4, w1, w0, x4, x3, x2), column(m01, m23, m4, u1, u0, v4, v3, v2)),
-      v128.and(i64x2.shr_u(lo, 26), mask),
-    );
+    let d0 = i64x2.add(column(a01, a23, a4, w0, x4, x3, x2, x1), v128.and(lo, mask));
+    let d1 = i64x2.add(column(a01, a23, a4, w1, w0, x4, x3, x2), v128.and(i64x2.shr_u(lo, 26), mask));
     let d2 = i64x2.add(
-      i64x2.add(column(a01, a23, a4, w2, w1, w0, x4, x3), column(m01, m23, m4, u2, u1, u0, v4, v3)),
+      column(a01, a23, a4, w2, w1, w0, x4, x3),
       v128.and(v128.or(i64x2.shr_u(lo, 52), i64x2.shl(hi, 12)), mask),
     );
-    let d3 = i64x2.add(
-      i64x2.add(column(a01, a23, a4, w3, w2, w1, w0, x4), column(m01, m23, m4, u3, u2, u1, u0, v4)),
-      v128.and(i64x2.shr_u(hi, 14), mask),
-    );
-    let d4 = i64x2.add(
-      i64x2.add(column(a01, a23, a4, w4, w3, w2, w1, w0), column(m01, m23, m4, u4, u3, u2, u1, u0)),
-      v128.or(i64x2.shr_u(hi, 40), hibit),
-    );
+    let d3 = i64x2.add(column(a01, a23, a4, w3, w2, w1, w0, x4), v128.and(i64x2.shr_u(hi, 14), mask));
+    let d4 = i64x2.add(column(a01, a23, a4, w4, w3, w2, w1, w0), v128.or(i64x2.shr_u(hi, 40), hibit));
+    if (steps != 0) {
+      // Blocks i, i+1, times r^2 (the last step has none).
+      lo = i64x2.shuffle(v128.load(p), v128.load(p, 16), 0, 2);
+      hi = i64x2.shuffle(v128.load(p), v128.load(p, 16), 1, 3);
+      const m01 = pack(v128.and(lo, mask), v128.and(i64x2.shr_u(lo, 26), mask));
+      const m23 = pack(v128.and(v128.or(i64x2.shr_u(lo, 52), i64x2.shl(hi, 12)), mask), v128.and(i64x2.shr_u(hi, 14), mask));
+      const m4 = pack(v128.or(i64x2.shr_u(hi, 40), hibit), hibit);
+      d0 = i64x2.add(d0, column(m01, m23, m4, u0, v4, v3, v2, v1));
+      d1 = i64x2.add(d1, column(m01, m23, m4, u1, u0, v4, v3, v2));
+      d2 = i64x2.add(d2, column(m01, m23, m4, u2, u1, u0, v4, v3));
+      d3 = i64x2.add(d3, column(m01, m23, m4, u3, u2, u1, u0, v4));
+      d4 = i64x2.add(d4, column(m01, m23, m4, u4, u3, u2, u1, u0));
+    }
     // Partial carry in two interleaved chains (d0→d1→d2→d3, d3→d4→d0→d1): limbs end < 2^27.
     d1 = i64x2.add(d1, i64x2.shr_u(d0, 26));
     h0 = v128.and(d0, mask);
