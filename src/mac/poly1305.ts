@@ -240,15 +240,15 @@ export interface Poly1305Exports extends KernelExports {
   ONE_SHOT: WebAssembly.Global;
   STATE_SIZE: WebAssembly.Global;
   /** Sets the state up from the 32-byte key r ‖ s written at its start. */
-  poly1305_init(state: number): void;
+  init(state: number): void;
   /** Absorbs MSG[0..length). */
-  poly1305_update(state: number, length: number): void;
+  update(state: number, length: number): void;
   /** Zero-pads an incomplete block and absorbs it (RFC 8439 2.8's pad16). */
-  poly1305_pad(state: number): void;
+  pad(state: number): void;
   /** Writes the tag to OUT and zeroes the state. */
-  poly1305_finish(state: number): void;
+  finish(state: number): void;
   /** init, update over MSG[0..length), finish: the whole tag in one call. */
-  poly1305_mac(state: number, length: number): void;
+  mac(state: number, length: number): void;
 }
 
 type WasmPoly1305 = WasmKernels<Poly1305Exports>;
@@ -295,7 +295,7 @@ class Poly1305Wasm {
   loadKey(state: number, key: Uint8Array, offset: number): void {
     const memory = this.memory();
     for (let i = 0; i < 32; i++) memory[state + i] = key[offset + i];
-    this.exports.poly1305_init(state);
+    this.exports.init(state);
   }
 
   /** Copies data[offset..offset+length) to MSG (length at most its capacity). */
@@ -310,7 +310,7 @@ class Poly1305Wasm {
     while (offset < end) {
       const length = Math.min(end - offset, this.capacity);
       this.copyIn(data, offset, length);
-      this.exports.poly1305_update(state, length);
+      this.exports.update(state, length);
       offset += length;
     }
   }
@@ -335,11 +335,11 @@ class Poly1305Wasm {
       // One call: init, update and finish.
       this.memory().set(key, state);
       this.copyIn(message, 0, length);
-      this.exports.poly1305_mac(state, length);
+      this.exports.mac(state, length);
     } else {
       this.loadKey(state, key, 0);
       this.feed(state, message, 0, length);
-      this.exports.poly1305_finish(state);
+      this.exports.finish(state);
     }
     this.takeTag(out, 0);
   }
@@ -397,9 +397,9 @@ export function poly1305Padded(
   wasm.loadKey(state, key, 0);
   for (const part of parts) {
     wasm.feed(state, part, 0, part.length);
-    wasm.exports.poly1305_pad(state);
+    wasm.exports.pad(state);
   }
-  wasm.exports.poly1305_finish(state);
+  wasm.exports.finish(state);
   wasm.takeTag(out, outOffset);
 }
 
@@ -436,10 +436,10 @@ export class Poly1305State {
   isWeak(): boolean {
     if (this.wasm === undefined) return (this.js as Poly1305Js).isWeak();
     if (this.done) return true;
-    // The kernel's state layout: r's five limbs at +0, s's four words at +20.
-    const words = new Int32Array(this.wasm.memory().buffer, this.slot, 9);
-    const r = words[0] | words[1] | words[2] | words[3] | words[4];
-    const s = words[5] | words[6] | words[7] | words[8];
+    // The kernel's state layout: s's four words at +16, then r's five limbs.
+    const words = new Int32Array(this.wasm.memory().buffer, this.slot + 16, 9);
+    const s = words[0] | words[1] | words[2] | words[3];
+    const r = words[4] | words[5] | words[6] | words[7] | words[8];
     return r === 0 || s === 0;
   }
 
@@ -454,7 +454,7 @@ export class Poly1305State {
   padToBlock(): this {
     this.check();
     if (this.wasm === undefined) (this.js as Poly1305Js).padToBlock();
-    else this.wasm.exports.poly1305_pad(this.slot);
+    else this.wasm.exports.pad(this.slot);
     return this;
   }
 
@@ -464,7 +464,7 @@ export class Poly1305State {
     if (this.wasm === undefined) {
       (this.js as Poly1305Js).finish(out, offset);
     } else {
-      this.wasm.exports.poly1305_finish(this.slot);
+      this.wasm.exports.finish(this.slot);
       this.wasm.takeTag(out, offset);
     }
     this.wipe();

@@ -24,14 +24,14 @@ export const MSG_CAPACITY: usize = 65536;
 export const SLOTS: usize = 69632 + 64;
 export const STATE_SIZE: usize = 560;
 
-// State area layout: the raw key r ‖ s at +0 until poly1305_init, then:
-const R: usize = 0; // r, five u32 limbs
-const S: usize = 20; // s, four u32 words
-const H: usize = 36; // h, five u32 limbs (partially reduced: each < 2^28)
-const R2: usize = 56; // r^2 limbs, once the SIMD path has run
-const R4: usize = 76; // r^4 limbs
-const PARTIAL: usize = 96; // bytes of an incomplete block
-const FILL: usize = 112; // u32: how many
+// State area layout: the raw key r ‖ s at +0 until init, then:
+const PARTIAL: usize = 0; // bytes of an incomplete block (r's raw bytes cleared)
+const S: usize = 16; // s, four u32 words, where the key brought them
+const R: usize = 32; // r, five u32 limbs
+const H: usize = 52; // h, five u32 limbs (partially reduced: each < 2^28)
+const R2: usize = 72; // r^2 limbs, once the SIMD path has run
+const R4: usize = 92; // r^4 limbs
+const FILL: usize = 112; // u32: bytes in PARTIAL
 const POWERS: usize = 116; // u32: 1 once R2, R4 and the tables below are set
 // Three tables of nine SIMD multipliers (16 bytes each): limbs 0-4 of a power, then 5× limbs 1-4
 // (for the columns that wrap past 2^130). SQUARE and FOURTH hold r^2 and r^4 in every 32-bit
@@ -46,16 +46,12 @@ const HIBIT: u32 = 1 << 24; // 2^128 in the top limb
 const SIMD_MIN_BLOCKS: usize = 20;
 
 /** Clamps r (RFC 8439 2.5.1: r &= 0x0ffffffc0ffffffc0ffffffc0fffffff) and splits it into limbs. */
-export function poly1305_init(st: usize): void {
+export function init(st: usize): void {
   const t0 = load<u32>(st);
   const t1 = load<u32>(st, 4);
   const t2 = load<u32>(st, 8);
   const t3 = load<u32>(st, 12);
-  // s stays where it is (+16 → S at +20 after r's limbs): move it word by word from the top.
-  store<u32>(st, load<u32>(st, 28), S + 12);
-  store<u32>(st, load<u32>(st, 24), S + 8);
-  store<u32>(st, load<u32>(st, 20), S + 4);
-  store<u32>(st, load<u32>(st, 16), S);
+  v128.store(st + PARTIAL, i64x2.splat(0));
   store<u32>(st, t0 & 0x3ffffff, R);
   store<u32>(st, ((t0 >> 26) | (t1 << 6)) & 0x3ffff03, R + 4);
   store<u32>(st, ((t1 >> 20) | (t2 << 12)) & 0x3ffc0ff, R + 8);
@@ -68,10 +64,10 @@ export function poly1305_init(st: usize): void {
 }
 
 /**
- * For each 16-byte block m in [p, end): h = (h + m + hibit·2^128)·r mod p (partially reduced),
- * h and r five limbs at hp and rp.
+ * For each 16-byte block m in [p, end): h = (h + m + 2^128)·r mod p (partially reduced), h and r
+ * five limbs at hp and rp; the last block adds lastHibit·2^128 instead (0 for a padded block).
  */
-function blocks(hp: usize, rp: usize, p: usize, end: usize, hibit: u32): void {
+function blocks(hp: usize, rp: usize, p: usize, end: usize, lastHibit: u32): void {
   const r0 = <u64>load<u32>(rp);
   const r1 = <u64>load<u32>(rp, 4);
   const r2 = <u64>load<u32>(rp, 8);
@@ -87,6 +83,7 @@ function blocks(hp: usize, rp: usize, p: usize, end: usize, hibit: u32): void {
   let h3 = <u64>load<u32>(hp, 12);
   let h4 = <u64>load<u32>(hp, 16);
   for (; p < end; p += 16) {
+    const hibit = p + 16 < end ? HIBIT : lastHibit;
     h0 += <u64>(load<u32>(p) & 0x3ffffff);
     h1 += <u64>((load<u32>(p, 3) >> 2) & 0x3ffffff);
     h2 += <u64>((load<u32>(p, 6) >> 4) & 0x3ffffff);
@@ -276,19 +273,20 @@ function blocksSimd(st: usize, p: usize, steps: usize): void {
 
 // --- the exported operations -------------------------------------------------------------------
 
-/** Absorbs whole blocks from p to end (a multiple of 16 bytes). */
-function absorb(st: usize, p: usize, end: usize): void {
+/** Absorbs the blocks from p to end (a multiple of 16 bytes); the last adds lastHibit·2^128. */
+function absorb(st: usize, p: usize, end: usize, lastHibit: u32): void {
   const count = (end - p) >> 4;
-  if (count >= SIMD_MIN_BLOCKS) {
-    const steps = (count - 2) >> 2;
+  if (count > SIMD_MIN_BLOCKS) {
+    // All but the last block, in steps of 2 + 4k.
+    const steps = (count - 3) >> 2;
     blocksSimd(st, p, steps);
     p += (2 + (steps << 2)) << 4;
   }
-  blocks(st + H, st + R, p, end, HIBIT);
+  blocks(st + H, st + R, p, end, lastHibit);
 }
 
 /** Absorbs MSG[0..len), keeping an incomplete last block for the next call. */
-export function poly1305_update(st: usize, len: usize): void {
+export function update(st: usize, len: usize): void {
   let p = MSG;
   const end = MSG + len;
   let fill = <usize>load<u32>(st, FILL);
@@ -304,14 +302,14 @@ export function poly1305_update(st: usize, len: usize): void {
     blocks(st + H, st + R, st + PARTIAL, st + PARTIAL + 16, HIBIT);
   }
   const whole = p + ((end - p) & ~15);
-  absorb(st, p, whole);
+  absorb(st, p, whole, HIBIT);
   fill = end - whole;
   if (fill != 0) memory.copy(st + PARTIAL, whole, fill);
   store<u32>(st, <u32>fill, FILL);
 }
 
 /** Pads an incomplete block with zero bytes and absorbs it (RFC 8439 2.8's pad16). */
-export function poly1305_pad(st: usize): void {
+export function pad(st: usize): void {
   const fill = <usize>load<u32>(st, FILL);
   if (fill == 0) return;
   memory.fill(st + PARTIAL + fill, 0, 16 - fill);
@@ -320,12 +318,10 @@ export function poly1305_pad(st: usize): void {
 }
 
 /**
- * Absorbs the short last block of `fill` bytes at p (room for 16): its 0x01 byte stands in for
- * the 2^(8·fill) term, and there is no 2^128 bit.
+ * Pads the short last block of `fill` bytes at p (room for 16) in place: its 0x01 byte stands in
+ * for the 2^(8·fill) term, in the block's two 64-bit words, the bytes after it cleared.
  */
-function lastBlock(st: usize, p: usize, fill: usize): void {
-  if (fill == 0) return;
-  // In the block's two 64-bit words: the bytes after the message cleared, 0x01 after its end.
+function padLast(p: usize, fill: usize): void {
   if (fill < 8) {
     const one = (<u64>1) << (<u64>fill << 3);
     store<u64>(p, (load<u64>(p) & (one - 1)) | one);
@@ -334,7 +330,6 @@ function lastBlock(st: usize, p: usize, fill: usize): void {
     const one = (<u64>1) << (<u64>(fill - 8) << 3);
     store<u64>(p, (load<u64>(p, 8) & (one - 1)) | one, 8);
   }
-  blocks(st + H, st + R, p, p + 16, 0);
 }
 
 /** Writes the tag (h mod p) + s mod 2^128 to OUT and zeroes the state area. */
@@ -388,8 +383,12 @@ function tag(st: usize): void {
 }
 
 /** Absorbs the incomplete last block, writes the tag to OUT and zeroes the state area. */
-export function poly1305_finish(st: usize): void {
-  lastBlock(st, st + PARTIAL, <usize>load<u32>(st, FILL));
+export function finish(st: usize): void {
+  const fill = <usize>load<u32>(st, FILL);
+  if (fill != 0) {
+    padLast(st + PARTIAL, fill);
+    blocks(st + H, st + R, st + PARTIAL, st + PARTIAL + 16, 0);
+  }
   tag(st);
 }
 
@@ -397,10 +396,14 @@ export function poly1305_finish(st: usize): void {
  * The tag of MSG[0..len) under the key at st, in one call (init, update, finish); the last
  * block is padded in place, in the 16 bytes after the message.
  */
-export function poly1305_mac(st: usize, len: usize): void {
-  poly1305_init(st);
-  const whole = MSG + (len & ~15);
-  absorb(st, MSG, whole);
-  lastBlock(st, whole, len & 15);
+export function mac(st: usize, len: usize): void {
+  init(st);
+  const fill = len & 15;
+  let end = MSG + len;
+  if (fill != 0) {
+    padLast(end - fill, fill);
+    end += 16 - fill;
+  }
+  absorb(st, MSG, end, fill != 0 ? 0 : HIBIT);
   tag(st);
 }
