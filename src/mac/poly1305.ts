@@ -483,17 +483,6 @@ const R_CLAMP = [
   0xff, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f,
 ];
 
-/** True when the clamped r or s is zero: a key that authenticates nothing. */
-function isWeakKey(key: Uint8Array): boolean {
-  let r = 0;
-  let s = 0;
-  for (let i = 0; i < 16; i++) {
-    r |= key[i] & R_CLAMP[i];
-    s |= key[16 + i];
-  }
-  return r === 0 || s === 0;
-}
-
 /** The safe-API kernel: one message per key, enforced by the Mac contract (`oneTime`). */
 class Poly1305Kernel implements MacKernel {
   readonly outputLength = 16;
@@ -502,7 +491,14 @@ class Poly1305Kernel implements MacKernel {
   private stream: Poly1305State | undefined;
 
   constructor(key: Bytes) {
-    if (isWeakKey(key)) {
+    // The weak-key check reads the key bytes: clamped r or s all zero.
+    let r = 0;
+    let s = 0;
+    for (let i = 0; i < 16; i++) {
+      r |= key[i] & R_CLAMP[i];
+      s |= key[16 + i];
+    }
+    if (r === 0 || s === 0) {
       throw new KeyedError(
         "KEY_WEAK",
         "this Poly1305 key has an all-zero r or s half (after clamping): it would authenticate nothing.",
