@@ -241,13 +241,14 @@ export interface Poly1305Exports extends KernelExports {
   STATE_SIZE: WebAssembly.Global;
   /** Sets the state up from the 32-byte key r ‖ s written at its start. */
   init(state: number): void;
-  /** Absorbs MSG[0..length). */
+  /**
+   * Absorbs MSG[0..length) and zeroes it. MSG is all zeros between calls, so `update` with
+   * nothing written absorbs zero bytes (RFC 8439 2.8's pad16).
+   */
   update(state: number, length: number): void;
-  /** Zero-pads an incomplete block and absorbs it (RFC 8439 2.8's pad16). */
-  pad(state: number): void;
   /** Writes the tag to OUT and zeroes the state. */
   finish(state: number): void;
-  /** init, update over MSG[0..length), finish: the whole tag in one call. */
+  /** init, update over MSG[0..length), finish: the whole tag in one call. MSG is zeroed. */
   mac(state: number, length: number): void;
 }
 
@@ -272,8 +273,6 @@ class Poly1305Wasm {
   private readonly out: number;
   private readonly capacity: number;
   private view: Uint8Array;
-  /** How many bytes of MSG may hold message bytes: zeroed when a tag is taken. */
-  private msgUsed = 0;
 
   constructor(kernels: WasmPoly1305) {
     this.kernels = kernels;
@@ -300,7 +299,6 @@ class Poly1305Wasm {
 
   /** Copies data[offset..offset+length) to MSG (length at most its capacity). */
   private copyIn(data: Uint8Array, offset: number, length: number): void {
-    if (length > this.msgUsed) this.msgUsed = length;
     if (offset === 0 && length === data.length) this.memory().set(data, this.msg);
     else this.memory().set(data.subarray(offset, offset + length), this.msg);
   }
@@ -315,7 +313,13 @@ class Poly1305Wasm {
     }
   }
 
-  /** Copies the tag from OUT to out[offset..], then zeroes OUT and the message bytes in MSG. */
+  /** Absorbs zero bytes up to a multiple of 16 after `length` bytes (RFC 8439 2.8's pad16). */
+  pad16(state: number, length: number): void {
+    const zeros = -length & 15;
+    if (zeros !== 0) this.exports.update(state, zeros);
+  }
+
+  /** Copies the tag from OUT to out[offset..], then zeroes OUT (the kernel zeroed MSG). */
   takeTag(out: Uint8Array, offset: number): void {
     const memory = this.memory();
     const at = this.out;
@@ -323,8 +327,6 @@ class Poly1305Wasm {
       out[offset + i] = memory[at + i];
       memory[at + i] = 0;
     }
-    if (this.msgUsed > 0) memory.fill(0, this.msg, this.msg + this.msgUsed);
-    this.msgUsed = 0;
   }
 
   /** Poly1305 of `message` under a 32-byte key, into out[0..16), in the one-shot state area. */
@@ -397,7 +399,7 @@ export function poly1305Padded(
   wasm.loadKey(state, key, 0);
   for (const part of parts) {
     wasm.feed(state, part, 0, part.length);
-    wasm.exports.pad(state);
+    wasm.pad16(state, part.length);
   }
   wasm.exports.finish(state);
   wasm.takeTag(out, outOffset);
@@ -410,8 +412,9 @@ export function poly1305Padded(
 export class Poly1305State {
   private readonly js: Poly1305Js | undefined;
   private readonly wasm: Poly1305Wasm | undefined;
-  /** The state's key slot in the WebAssembly memory. */
+  /** The state's key slot in the WebAssembly memory, and the bytes absorbed there. */
   private readonly slot: number = 0;
+  private length = 0;
   private done = false;
 
   /** `key` is 32 bytes: r ‖ s. */
@@ -445,16 +448,24 @@ export class Poly1305State {
 
   update(data: Uint8Array, offset = 0, end = data.length): this {
     this.check();
-    if (this.wasm === undefined) (this.js as Poly1305Js).update(data, offset, end);
-    else this.wasm.feed(this.slot, data, offset, end);
+    if (this.wasm === undefined) {
+      (this.js as Poly1305Js).update(data, offset, end);
+    } else if (end > offset) {
+      this.wasm.feed(this.slot, data, offset, end);
+      this.length += end - offset;
+    }
     return this;
   }
 
   /** Absorbs zero bytes up to the next 16-byte boundary (the AEAD's pad16). */
   padToBlock(): this {
     this.check();
-    if (this.wasm === undefined) (this.js as Poly1305Js).padToBlock();
-    else this.wasm.exports.pad(this.slot);
+    if (this.wasm === undefined) {
+      (this.js as Poly1305Js).padToBlock();
+    } else {
+      this.wasm.pad16(this.slot, this.length);
+      this.length += -this.length & 15;
+    }
     return this;
   }
 

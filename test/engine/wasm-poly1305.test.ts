@@ -80,6 +80,17 @@ function assertAbsent(needles: Record<string, Uint8Array>): void {
   }
 }
 
+/** MSG is all zeros between calls: the kernel zeroes what it read (pad16 relies on it). */
+function assertMsgZero(): void {
+  const w = wasm as NonNullable<typeof wasm>;
+  const area = w.bytes().subarray(w.msg, w.msg + w.msgCapacity + 16);
+  assert.equal(
+    area.findIndex((b) => b !== 0),
+    -1,
+    "MSG holds bytes after the call",
+  );
+}
+
 function keyNeedles(key: Uint8Array): Record<string, Uint8Array> {
   return {
     "key r half": key.subarray(0, 16),
@@ -269,6 +280,7 @@ describe("wasm Poly1305 leaves no key material in the module's memory", () => {
       mac("poly1305", key).tag(bytes(n));
       poly1305(key, bytes(n));
       assertAbsent(keyNeedles(key));
+      assertMsgZero();
     }
   });
   it("after destroy() with a stream open, and after a stream's digest", { skip: noWasm }, () => {
@@ -312,11 +324,13 @@ describe("wasm Poly1305 leaves no key material in the module's memory", () => {
     const wiped = bytes(32);
     new Poly1305State(wiped).update(bytes(100)).wipe();
     assertAbsent({ ...keyNeedles(key), ...keyNeedles(wiped) });
+    assertMsgZero();
   });
   it("after ChaCha20-Poly1305 seals: its one-time Poly1305 key", { skip: noWasm }, () => {
     const key = bytes(32);
     const nonce = bytes(12);
     chacha20poly1305(key, nonce, bytes(20)).seal(bytes(3000));
     assertAbsent(keyNeedles(chacha20(key, nonce, new Uint8Array(32))));
+    assertMsgZero();
   });
 });

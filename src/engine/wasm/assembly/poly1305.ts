@@ -285,7 +285,11 @@ function absorb(st: usize, p: usize, end: usize, lastHibit: u32): void {
   blocks(st + H, st + R, p, end, lastHibit);
 }
 
-/** Absorbs MSG[0..len), keeping an incomplete last block for the next call. */
+/**
+ * Absorbs MSG[0..len), keeping an incomplete last block for the next call, and zeroes those bytes
+ * of MSG: it is all zeros between calls, so update(st, n) with nothing written absorbs n zero
+ * bytes (the AEAD's pad16).
+ */
 export function update(st: usize, len: usize): void {
   let p = MSG;
   const end = MSG + len;
@@ -297,6 +301,7 @@ export function update(st: usize, len: usize): void {
     p += take;
     if (fill < 16) {
       store<u32>(st, <u32>fill, FILL);
+      memory.fill(MSG, 0, len);
       return;
     }
     blocks(st + H, st + R, st + PARTIAL, st + PARTIAL + 16, HIBIT);
@@ -306,15 +311,7 @@ export function update(st: usize, len: usize): void {
   fill = end - whole;
   if (fill != 0) memory.copy(st + PARTIAL, whole, fill);
   store<u32>(st, <u32>fill, FILL);
-}
-
-/** Pads an incomplete block with zero bytes and absorbs it (RFC 8439 2.8's pad16). */
-export function pad(st: usize): void {
-  const fill = <usize>load<u32>(st, FILL);
-  if (fill == 0) return;
-  memory.fill(st + PARTIAL + fill, 0, 16 - fill);
-  blocks(st + H, st + R, st + PARTIAL, st + PARTIAL + 16, HIBIT);
-  store<u32>(st, 0, FILL);
+  memory.fill(MSG, 0, len);
 }
 
 /**
@@ -394,7 +391,7 @@ export function finish(st: usize): void {
 
 /**
  * The tag of MSG[0..len) under the key at st, in one call (init, update, finish); the last
- * block is padded in place, in the 16 bytes after the message.
+ * block is padded in place, and MSG zeroed after.
  */
 export function mac(st: usize, len: usize): void {
   init(st);
@@ -405,5 +402,6 @@ export function mac(st: usize, len: usize): void {
     end += 16 - fill;
   }
   absorb(st, MSG, end, fill != 0 ? 0 : HIBIT);
+  memory.fill(MSG, 0, end - MSG);
   tag(st);
 }
