@@ -1,19 +1,22 @@
 // asc: --enable simd
 // AssemblyScript: Poly1305 (RFC 8439 section 2.5). The JavaScript side writes a 32-byte one-time
-// key r ‖ s into a state area (a key slot, or ONE_SHOT for calls that finish before returning),
-// the message into MSG, and reads the 16-byte tag from OUT. The state (r and its powers, s, the
-// accumulator h and a partial block) stays in the state area between calls, so a stream costs
-// one call per chunk and a message up to MSG_CAPACITY bytes one call in all.
+// key r ‖ s into a state area (a key slot, or ONE_SHOT for work that finishes within one call
+// from JavaScript), the message into MSG, and reads the 16-byte tag from OUT. The state (r and
+// its powers, s, the accumulator h and a partial block) stays in the state area between calls,
+// so a stream costs one call per chunk and a message up to MSG_CAPACITY bytes one call in all:
+// mac = init + update + finish. The kernel zeroes the MSG bytes it read and the state area once
+// the tag is out.
 //
 // Arithmetic: poly1305-donna-32. h and r are five 26-bit limbs; products are 64-bit; limbs that
 // wrap past 2^130 are multiplied by 5 (2^130 ≡ 5 mod p). Long inputs take a SIMD path: two
-// Horner lanes over even and odd blocks, four blocks per step (h·r^4 + m·r^2 + m', as in the
-// SSE2/AVX2 Poly1305 of Goll and Gueron, "Vectorization of Poly1305", 2015), 32×32→64-bit
-// products by i64x2.extmul, and the lanes combined at the end as a·r^2 + b·r.
+// Horner lanes over even and odd blocks, four blocks per step (h·r^4 + m·r^2 + m', the scheme
+// of poly1305-opt's SSE2 code and of Goll and Gueron, "Vectorization of Poly1305 Message
+// Authentication Code", ITNG 2015), 32×32→64-bit products by i64x2.extmul, and the lanes
+// combined at the end as a·r^2 + b·r.
 //
 // Constant time: no branch and no memory index depends on the key, the accumulator or the
 // message bytes (only on lengths). The final reduction h mod p and the tag h + s use masks and
-// carries. The state area is zeroed when the tag is written.
+// carries.
 
 // Memory map (bytes). Key slots start at SLOTS and are managed by the JavaScript side.
 export const OUT: usize = 1024; // the tag
