@@ -252,6 +252,21 @@ describe("wasm Poly1305 in the API", () => {
     assert.equal(toHex(mac("poly1305", key).stream().update(message).digest()), expected);
     assert.equal(mac("poly1305", key).verify(message, Buffer.from(expected, "hex")), true);
   });
+  it("Buffer keys and chunks in the ChaCha20-Poly1305 MAC and AEAD: copies, not views", () => {
+    const key = bytes(32);
+    const nonce = bytes(12);
+    const message = bytes(100);
+    const tag = mac("chacha20-poly1305", key).tag(message);
+    assert.equal(mac("chacha20-poly1305", Buffer.from(key)).verify(message, tag), true);
+    const chunk = Buffer.from(message);
+    const stream = mac("chacha20-poly1305", Buffer.from(key)).stream().update(chunk);
+    assert.equal(stream.verify(tag), true);
+    assert.equal(toHex(chunk), toHex(message), "the caller's chunk is left as it was");
+    assert.equal(
+      toHex(chacha20poly1305(Buffer.from(key), Buffer.from(nonce)).seal(message)),
+      toHex(chacha20poly1305(key, nonce).seal(message)),
+    );
+  });
   it("a finished or wiped Poly1305State refuses more input", () => {
     const state = new Poly1305State(bytes(32)).update(bytes(5));
     state.finish(new Uint8Array(16));
