@@ -45,7 +45,7 @@ const COMBINE: usize = 416;
 
 const M26: u64 = 0x3ffffff;
 const HIBIT: u32 = 1 << 24; // 2^128 in the top limb
-/** Blocks from which the SIMD path pays for computing r^2 and r^4 and combining the lanes. */
+/** Blocks past which (with the last) the SIMD path pays for r^2, r^4 and combining the lanes. */
 const SIMD_MIN_BLOCKS: usize = 20;
 
 /** Clamps r (RFC 8439 2.5.1: r &= 0x0ffffffc0ffffffc0ffffffc0fffffff) and splits it into limbs. */
