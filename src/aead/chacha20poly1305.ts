@@ -12,7 +12,7 @@ import type { MacAlgorithm, MacKernel, MacKernelState, MacName } from "../core/m
 import { copyOut } from "../engine/hybrid.js";
 import { type NativeCrypto, nativeCrypto } from "../engine/native.js";
 import { useNative } from "../engine/select.js";
-import { Poly1305State } from "../mac/poly1305.js";
+import { poly1305Padded } from "../mac/poly1305.js";
 
 const TAG_LENGTH = 16;
 const ZERO12 = new Uint8Array(12);
@@ -26,14 +26,10 @@ function aeadTag(
   out: Uint8Array,
   outOffset: number,
 ): void {
-  const p = new Poly1305State(polyKey);
-  p.update(aad).padToBlock();
-  p.update(ciphertext, 0, ctEnd).padToBlock();
   const lengths = new Uint8Array(16);
   writeLe64(lengths, 0, aad.length);
   writeLe64(lengths, 8, ctEnd);
-  p.update(lengths);
-  p.finish(out, outOffset);
+  poly1305Padded(polyKey, [aad, ciphertext.subarray(0, ctEnd), lengths], out, outOffset);
 }
 
 function writeLe64(out: Uint8Array, offset: number, value: number): void {
@@ -196,7 +192,11 @@ function checkAeadArgs(
 /** AEAD_CHACHA20_POLY1305 (RFC 8439 2.8) under `key` (32 bytes) and `nonce` (12 bytes). */
 export function chacha20poly1305(key: Bytes, nonce: Bytes, aad?: Bytes): Aead {
   checkAeadArgs(key, nonce, aad, 12, "ChaCha20-Poly1305");
-  return makeAead(key.slice(), nonce.slice(), aad?.slice() ?? new Uint8Array(0));
+  return makeAead(
+    new Uint8Array(key),
+    new Uint8Array(nonce),
+    aad === undefined ? new Uint8Array(0) : new Uint8Array(aad),
+  );
 }
 
 /** The XChaCha20 subkey and 12-byte nonce for a 24-byte nonce (draft-irtf-cfrg-xchacha 2.3). */
@@ -214,7 +214,7 @@ function xchachaSubkey(
 export function xchacha20poly1305(key: Bytes, nonce: Bytes, aad?: Bytes): Aead {
   checkAeadArgs(key, nonce, aad, 24, "XChaCha20-Poly1305");
   const { subkey, nonce12 } = xchachaSubkey(key, nonce);
-  return makeAead(subkey, nonce12, aad?.slice() ?? new Uint8Array(0));
+  return makeAead(subkey, nonce12, aad === undefined ? new Uint8Array(0) : new Uint8Array(aad));
 }
 
 // --- the MACs: the AEAD tag with the message as associated data -----------------------------------
@@ -230,7 +230,8 @@ class ChaChaMacKernel implements MacKernel {
   private readonly extended: boolean;
 
   constructor(key: Bytes, extended: boolean) {
-    this.key = key.slice();
+    // Copies are new Uint8Arrays here: Buffer#slice gives a view, and this key is wiped.
+    this.key = new Uint8Array(key);
     this.extended = extended;
   }
 
@@ -268,7 +269,7 @@ class ChaChaMacKernel implements MacKernel {
     let length = 0;
     return {
       update: (chunk) => {
-        chunks.push(chunk.slice());
+        chunks.push(new Uint8Array(chunk));
         length += chunk.length;
       },
       finish: (out, nonce) => {
