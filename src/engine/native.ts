@@ -4,6 +4,8 @@
  * keyed's own kernels serve. Only the few calls keyed needs are typed here.
  */
 
+import { copyBytes } from "../core/bytes.js";
+
 /** The parts of node:crypto keyed uses. */
 export interface NativeCrypto {
   createSecretKey(key: Uint8Array): NativeKey;
@@ -70,7 +72,7 @@ export class LazyNativeKey {
 
   constructor(key: Uint8Array) {
     // node:crypto refuses empty keys; keyed's own kernels handle them.
-    if (nativeCrypto !== undefined && key.length > 0) this.raw = key.slice();
+    if (nativeCrypto !== undefined && key.length > 0) this.raw = copyBytes(key);
   }
 
   /** True when node:crypto is available for this key. */

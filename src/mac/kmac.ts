@@ -6,7 +6,7 @@
  * The prefix blocks (function name, customization and padded key) depend only on the key and S, so
  * they are absorbed once per key and each tag starts from a copy of that sponge state.
  */
-import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
+import { assertBytes, assertInteger, type Bytes, copyBytes } from "../core/bytes.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
 import { PreparedMac } from "../core/mac.js";
 import {
@@ -98,8 +98,8 @@ export class KmacKernel implements MacKernel {
     this.suffix = suffixFor(xof ? 0 : outputLength * 8);
     this.wasm = wasmKeccak();
     if (this.wasm !== undefined) {
-      this.key = key.slice();
-      this.prefix = [[KMAC, customization.slice()], [this.key]];
+      this.key = copyBytes(key);
+      this.prefix = [[KMAC, copyBytes(customization)], [this.key]];
     } else {
       this.prepared = keyedSponge(strength, key, customization);
       this.work = this.prepared.clone();
