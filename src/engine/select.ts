@@ -28,7 +28,7 @@ export const NATIVE_CROSSOVER: Record<NativeFamily, number> = {
   "hmac-sha3": 32,
   cmac: 64,
   gmac: 128,
-  "chacha20-poly1305": 128,
+  "chacha20-poly1305": 16384,
 };
 
 /** True when node:crypto should compute `family` over `length` bytes. */
