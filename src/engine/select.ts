@@ -25,7 +25,7 @@ export const NATIVE_CROSSOVER: Record<NativeFamily, number> = {
   "hmac-sha1": 1024,
   "hmac-sha256": 512,
   "hmac-sha512": 128,
-  "hmac-sha3": 32,
+  "hmac-sha3": 2048,
   cmac: 64,
   gmac: 128,
   "chacha20-poly1305": 16384,
