@@ -29,15 +29,13 @@ export interface Blake3Exports extends KernelExports {
 
 /** Bytes per state: key and mode, the chunk state, and a stack of 54 chaining values (5.1.2). */
 export const BLAKE3_STATE_SIZE = 1920;
-/** Where the mode flags sit in a state, after the 8 key words. */
-const FLAGS_AT = 32;
+/** The state's words: the 8 key words, then the mode flags. */
+const FLAGS_WORD = 8;
 
-/** The IV (section 2.1) as key bytes: plain hashing's key words. */
-const IV_BYTES = new Uint8Array(
-  Uint32Array.from([
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-  ]).buffer,
-);
+/** The IV (section 2.1): plain hashing's key words. */
+const IV = Int32Array.from([
+  0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+]);
 
 /** Copies `data` into module memory at `at`; short inputs by hand, where `set` costs more. */
 function put(memory: Uint8Array, at: number, data: Uint8Array): void {
@@ -89,8 +87,8 @@ export class WasmBlake3 {
     return this.view;
   }
 
-  /** A state holding a 32-byte key (undefined: the IV) and the mode flags, ready for a message. */
-  allocate(owner: object, key: Bytes | undefined, flags: number): number {
+  /** A state holding 8 key words (undefined: the IV) and the mode flags, ready for a message. */
+  allocate(owner: object, key: Int32Array | undefined, flags: number): number {
     const slot = this.kernels.allocate(owner);
     this.loadKey(slot, key, flags);
     this.exports.reset(slot);
@@ -102,21 +100,27 @@ export class WasmBlake3 {
     this.kernels.release(slot, owner);
   }
 
-  private loadKey(slot: number, key: Bytes | undefined, flags: number): void {
-    const memory = this.bytes();
-    put(memory, slot, key ?? IV_BYTES);
-    memory[slot + FLAGS_AT] = flags;
+  /** Writes the key words and mode into state `slot` (word-aligned, as every state is). */
+  private loadKey(slot: number, key: Int32Array | undefined, flags: number): void {
+    this.bytes();
+    const words = this.words;
+    const at = slot >> 2;
+    const from = key ?? IV;
+    for (let i = 0; i < 8; i++) words[at + i] = from[i];
+    words[at + FLAGS_WORD] = flags;
   }
 
-  /** Absorbs `data` into state `slot` through MSG, MSG_CAPACITY bytes at a time (the module zeroes MSG). */
+  /** Absorbs `data` into state `slot` through MSG, MSG_CAPACITY bytes at a time, then zeroes MSG. */
   absorb(slot: number, data: Bytes): void {
     const capacity = this.msgCapacity;
+    const memory = this.bytes();
     for (let offset = 0; offset < data.length; offset += capacity) {
       const piece =
         offset === 0 && data.length <= capacity ? data : data.subarray(offset, offset + capacity);
-      put(this.bytes(), this.msg, piece);
+      put(memory, this.msg, piece);
       this.exports.absorb(slot, piece.length);
     }
+    zero(memory, this.msg, Math.min(data.length, capacity));
   }
 
   /**
@@ -173,11 +177,11 @@ export class WasmBlake3 {
   }
 
   /**
-   * `length` output bytes of `message` under a 32-byte key (undefined: plain hashing) in mode
+   * `length` output bytes of `message` under 8 key words (undefined: plain hashing) in mode
    * `flags`, through the transient state, whose key is zeroed before returning.
    */
   oneShotInto(
-    key: Bytes | undefined,
+    key: Int32Array | undefined,
     flags: number,
     message: Bytes,
     out: Bytes,
@@ -188,7 +192,7 @@ export class WasmBlake3 {
     try {
       this.hashInto(slot, message, out, length);
     } finally {
-      zero(this.bytes(), slot, FLAGS_AT + 1);
+      this.words.fill(0, slot >> 2, (slot >> 2) + FLAGS_WORD + 1);
     }
   }
 }

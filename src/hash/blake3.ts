@@ -393,11 +393,11 @@ export interface Blake3Options {
 }
 
 /**
- * `length` bytes of BLAKE3 output for `message` under a 32-byte key (undefined: plain hashing) in
+ * `length` bytes of BLAKE3 output for `message` under 8 key words (undefined: plain hashing) in
  * the mode `flags`, into `out`: on the WebAssembly kernel where it loads, else on `Blake3`.
  */
 export function blake3Into(
-  key: Bytes | undefined,
+  key: Int32Array | undefined,
   flags: number,
   message: Bytes,
   out: Bytes,
@@ -408,20 +408,20 @@ export function blake3Into(
     wasm.oneShotInto(key, flags, message, out, length);
     return;
   }
-  const words = key === undefined ? undefined : keyWords(key);
-  const h = new Blake3(words, flags);
+  const h = new Blake3(key, flags);
   h.absorb(message, 0, message.length);
   h.finishInto(out, 0, length);
   h.wipe();
-  words?.fill(0);
 }
 
 /** The context key of derive_key (section 2.3): hash(context) with DERIVE_KEY_CONTEXT. */
-export function contextKey(context: string): Bytes {
+export function contextKeyWords(context: string): Int32Array {
   const bytes = new TextEncoder().encode(context);
-  const key = new Uint8Array(32);
-  blake3Into(undefined, DERIVE_KEY_CONTEXT, bytes, key, 32);
-  return key;
+  const out = new Uint8Array(32);
+  blake3Into(undefined, DERIVE_KEY_CONTEXT, bytes, out, 32);
+  const words = keyWords(out);
+  out.fill(0);
+  return words;
 }
 
 /** BLAKE3 of `message`: hash, keyed_hash (`key`) or derive_key (`context`), `length` bytes. */
@@ -443,7 +443,9 @@ export function blake3(message: Bytes, options: Blake3Options = {}): Bytes {
         `BLAKE3 keyed_hash takes a 32-byte key; got ${options.key.length}.`,
       );
     }
-    blake3Into(options.key, KEYED_HASH, message, out, length);
+    const key = keyWords(options.key);
+    blake3Into(key, KEYED_HASH, message, out, length);
+    key.fill(0);
   } else if (options.context !== undefined) {
     if (typeof options.context !== "string") {
       throw new KeyedError(
@@ -451,7 +453,7 @@ export function blake3(message: Bytes, options: Blake3Options = {}): Bytes {
         "options.context must be a string (a hard-coded, globally unique context).",
       );
     }
-    const key = contextKey(options.context);
+    const key = contextKeyWords(options.context);
     blake3Into(key, DERIVE_KEY_MATERIAL, message, out, length);
     key.fill(0);
   } else {

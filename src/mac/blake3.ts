@@ -15,7 +15,7 @@ import { type WasmBlake3, wasmBlake3 } from "../engine/wasm-blake3.js";
 import {
   Blake3,
   blake3Into,
-  contextKey,
+  contextKeyWords,
   DERIVE_KEY_MATERIAL,
   KEYED_HASH,
   keyWords,
@@ -28,7 +28,7 @@ import {
  */
 class Blake3Kernel implements MacKernel {
   readonly outputLength: number;
-  private readonly key: Uint8Array;
+  private readonly key: Int32Array;
   /** The TypeScript kernel's state, made on first need where WebAssembly is unavailable. */
   private js: Blake3 | undefined;
   /** The module and this key's slot in it, from the second message on. */
@@ -38,7 +38,7 @@ class Blake3Kernel implements MacKernel {
 
   constructor(key: Uint8Array, outputLength: number) {
     this.outputLength = outputLength;
-    this.key = key.slice();
+    this.key = keyWords(key);
   }
 
   compute(message: Bytes, out: Bytes): void {
@@ -49,7 +49,7 @@ class Blake3Kernel implements MacKernel {
     }
     const wasm = wasmBlake3();
     if (wasm === undefined) {
-      const work = (this.js ??= new Blake3(keyWords(this.key), KEYED_HASH)).reset();
+      const work = (this.js ??= new Blake3(this.key, KEYED_HASH)).reset();
       work.absorb(message, 0, message.length);
       work.finishInto(out, 0, this.outputLength);
     } else if (this.messages++ === 0) {
@@ -64,7 +64,7 @@ class Blake3Kernel implements MacKernel {
   start(): MacKernelState {
     const wasm = wasmBlake3();
     if (wasm !== undefined) return new WasmBlake3Stream(wasm, this.key, this.outputLength);
-    const state = new Blake3(keyWords(this.key), KEYED_HASH);
+    const state = new Blake3(this.key, KEYED_HASH);
     return {
       update: (chunk) => state.absorb(chunk, 0, chunk.length),
       finish: (out) => state.finishInto(out, 0, this.outputLength),
@@ -87,7 +87,7 @@ class WasmBlake3Stream implements MacKernelState {
   private readonly outputLength: number;
   private live = true;
 
-  constructor(wasm: WasmBlake3, key: Uint8Array, outputLength: number) {
+  constructor(wasm: WasmBlake3, key: Int32Array, outputLength: number) {
     this.wasm = wasm;
     this.outputLength = outputLength;
     this.slot = wasm.allocate(this, key, KEYED_HASH);
@@ -136,7 +136,7 @@ export function deriveKey(context: string, material: Bytes, length = 32): Bytes 
   assertString(context, "context");
   assertBytes(material, "material");
   assertInteger(length, "length", 1, 2 ** 31 - 1);
-  const key = contextKey(context);
+  const key = contextKeyWords(context);
   const out = new Uint8Array(length);
   blake3Into(key, DERIVE_KEY_MATERIAL, material, out, length);
   key.fill(0);

@@ -5,17 +5,22 @@
 // chunk being absorbed, the stack of subtree chaining values and, once finished, the root node,
 // so that a message can arrive in any number of `absorb` calls.
 //
-// Two compression paths: a scalar one (section 2.2, u32 locals) for single blocks, parents and
-// output, and a 4-lane SIMD one (i32x4, one lane per chunk, message words transposed) hashing
-// four 1024-byte chunks at once, as section 5.3 suggests. Constant time: additions, XORs and
-// fixed rotations only; tables are indexed by the round number; branches depend on lengths.
-// Scratch that held message or chaining values is zeroed before an export returns.
+// Two compression paths. One block at a time (chunks under 2 KiB, the last chunk, parents, output):
+// the 4 × 4 state's rows as i32x4 vectors, G on all columns then all diagonals (section 2.2; the
+// layout of the BLAKE3 team's SSE4.1 code). Runs of whole chunks: four at once, one chunk per lane,
+// message words transposed (section 5.3), and for aligned 16-chunk subtrees their two lowest levels
+// of parents four at a time too. The tree (sections 2.4-2.6) is built on a stack of chaining values
+// merged lazily, so the root is never compressed as an inner node.
+//
+// Constant time: additions, XORs and fixed rotations only, no table lookups; branches and loop
+// counts depend on lengths alone. Scratch that held message words or chaining values (MT, CVS, TMP,
+// MSG after `hash`) is zeroed before an export returns; a state keeps its own until `clear`.
 
-// Memory map (bytes), above the static data (the schedule and IV, under 256 bytes).
-export const MT: usize = 4096; // the transposed message block of the SIMD path, 16 × v128
-export const CV4: usize = 4352; // the four chunk chaining values of the SIMD path, 4 × 32
-export const TMP: usize = 4480; // one 64-byte compression output
-export const OUT: usize = 4608; // the output, up to OUT_CAPACITY bytes per call
+// Memory map (bytes). No static data.
+const MT: usize = 4096; // the transposed message block of the SIMD path, 16 × v128
+const CVS: usize = 4352; // the chaining values of a 16-chunk subtree, 16 × 32
+const TMP: usize = 4864; // one 64-byte compression output
+export const OUT: usize = 5120; // the output, up to OUT_CAPACITY bytes per call
 export const OUT_CAPACITY: usize = 1024;
 export const MSG: usize = 8192; // the message, up to MSG_CAPACITY bytes per call
 export const MSG_CAPACITY: usize = 65536;
@@ -33,7 +38,7 @@ const S_ROOT_FLAGS: usize = 60; // and flags; its chaining value and block repla
 const S_CV: usize = 64; // the current chunk's chaining value (8 words)
 const S_BLOCK: usize = 96; // its buffered block (64 bytes; zero past the buffered length)
 const S_STACK: usize = 160; // subtree chaining values (section 5.1.2), 54 × 32 bytes
-export const STATE_SIZE: usize = 1920;
+// 160 + 54 × 32 = 1888 bytes, in slots of 1920 (BLAKE3_STATE_SIZE in src/engine/wasm-blake3.ts).
 
 // Flags (section 2.1).
 const CHUNK_START: u32 = 1;
@@ -45,17 +50,6 @@ const IV0: u32 = 0x6a09e667;
 const IV1: u32 = 0xbb67ae85;
 const IV2: u32 = 0x3c6ef372;
 const IV3: u32 = 0xa54ff53a;
-
-/** The message word of each G input in each of the seven rounds: the permutation of 2.1 applied r times. */
-const SCHEDULE: StaticArray<u8> = [
-  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-  2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8,
-  3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1,
-  10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6,
-  12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4,
-  9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7,
-  11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13,
-];
 
 // --- small copies ---------------------------------------------------------------------------------
 
@@ -88,12 +82,19 @@ function zeroBytes(at: usize, n: usize): void {
 
 // --- the compression function (section 2.2), one block --------------------------------------------
 
-// Rotations right: by 16 and 8 a byte shuffle, by 12 and 7 two shifts and an OR.
+// Rotations right: by 16 and 8 a byte permutation, by 12 and 7 two shifts and an OR. V8 (x64)
+// makes i8x16.shuffle a pshufb whose mask it rebuilds from immediates every time, but a swizzle
+// by a constant one pshufb on a mask it keeps in a register: measured, swizzle wins everywhere but
+// for rot16 in the four-lane code, where a second mask register costs more spills than the
+// pshuflw/pshufhw pair V8 picks for the shuffle saves.
 @inline function rot16(x: v128): v128 {
+  return i8x16.swizzle(x, i8x16(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
+}
+@inline function rot16Shuffle(x: v128): v128 {
   return i8x16.shuffle(x, x, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
 }
 @inline function rot8(x: v128): v128 {
-  return i8x16.shuffle(x, x, 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12);
+  return i8x16.swizzle(x, i8x16(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12));
 }
 @inline function rot12(x: v128): v128 {
   return v128.or(i32x4.shr_u(x, 12), i32x4.shl(x, 20));
@@ -201,30 +202,48 @@ function compress(
 }
 
 /** Message word i of the current block, in all four lanes. */
-@inline function word(s: usize, i: usize): v128 {
-  return v128.load(MT + (<usize>load<u8>(s + i) << 4));
+@inline function w(i: usize): v128 {
+  return v128.load(MT + (i << 4));
+}
+@inline function add3(a: v128, b: v128, c: v128): v128 {
+  return i32x4.add(i32x4.add(a, b), c);
 }
 
 /**
- * The chaining values of `lanes` (2 to 4) whole chunks at p, p + 1024, …, numbered from `counter`,
- * under the key of state `st`, into CV4 (32 bytes per lane). Lanes past `lanes` rehash the first
- * chunk and are ignored.
+ * Four inputs at once, one per i32x4 lane: each `blocks` 64-byte blocks long, lane i's at
+ * p + i·stride, compressed in sequence from the key words at `key`; the four chaining values go to
+ * `out`, 32 bytes apart (which may overlap the input: it is read first). Chunks: stride 1024,
+ * 16 blocks, counters from `counter` by `step` 1, the flags `first` and `last` on their first and
+ * last block. Parents: stride 64, one block, counter 0, step 0. Lanes from `lanes` on repeat
+ * lane 0's input, and their output is ignored.
  */
-function hash4(st: usize, p: usize, lanes: usize, counter: u64, flags: u32): void {
-  const p1 = p + 1024;
-  const p2 = lanes > 2 ? p + 2048 : p;
-  const p3 = lanes > 3 ? p + 3072 : p;
-  let h0 = v128.load32_splat(st);
-  let h1 = v128.load32_splat(st, 4);
-  let h2 = v128.load32_splat(st, 8);
-  let h3 = v128.load32_splat(st, 12);
-  let h4 = v128.load32_splat(st, 16);
-  let h5 = v128.load32_splat(st, 20);
-  let h6 = v128.load32_splat(st, 24);
-  let h7 = v128.load32_splat(st, 28);
-  const c1 = counter + 1;
-  const c2 = counter + 2;
-  const c3 = counter + 3;
+function hash4(
+  key: usize,
+  p: usize,
+  stride: usize,
+  blocks: usize,
+  counter: u64,
+  step: u64,
+  flags: u32,
+  first: u32,
+  last: u32,
+  lanes: usize,
+  out: usize,
+): void {
+  const p1 = p + stride;
+  const p2 = lanes > 2 ? p + 2 * stride : p;
+  const p3 = lanes > 3 ? p + 3 * stride : p;
+  let h0 = v128.load32_splat(key);
+  let h1 = v128.load32_splat(key, 4);
+  let h2 = v128.load32_splat(key, 8);
+  let h3 = v128.load32_splat(key, 12);
+  let h4 = v128.load32_splat(key, 16);
+  let h5 = v128.load32_splat(key, 20);
+  let h6 = v128.load32_splat(key, 24);
+  let h7 = v128.load32_splat(key, 28);
+  const c1 = counter + step;
+  const c2 = c1 + step;
+  const c3 = c2 + step;
   let lo = i32x4.splat(<i32>counter);
   lo = i32x4.replace_lane(lo, 1, <i32>c1);
   lo = i32x4.replace_lane(lo, 2, <i32>c2);
@@ -233,16 +252,16 @@ function hash4(st: usize, p: usize, lanes: usize, counter: u64, flags: u32): voi
   hi = i32x4.replace_lane(hi, 1, <i32>(c1 >>> 32));
   hi = i32x4.replace_lane(hi, 2, <i32>(c2 >>> 32));
   hi = i32x4.replace_lane(hi, 3, <i32>(c3 >>> 32));
+  const end = blocks << 6;
   const blockLen = i32x4.splat(64);
-  const schedule = changetype<usize>(SCHEDULE);
-  for (let b: usize = 0; b < 1024; b += 64) {
+  for (let b: usize = 0; b < end; b += 64) {
     for (let k: usize = 0; k < 64; k += 16) {
       const o = b + k;
       transposeStore(v128.load(p + o), v128.load(p1 + o), v128.load(p2 + o), v128.load(p3 + o), MT + (k << 2), 16);
     }
     let f = flags;
-    if (b == 0) f |= CHUNK_START;
-    if (b == 960) f |= CHUNK_END;
+    if (b == 0) f |= first;
+    if (b == end - 64) f |= last;
     let v0 = h0;
     let v1 = h1;
     let v2 = h2;
@@ -259,73 +278,125 @@ function hash4(st: usize, p: usize, lanes: usize, counter: u64, flags: u32): voi
     let v13 = hi;
     let v14 = blockLen;
     let v15 = i32x4.splat(<i32>f);
-    for (let s = schedule; s < schedule + 112; s += 16) {
-      v0 = i32x4.add(i32x4.add(v0, v4), word(s, 0));
-      v1 = i32x4.add(i32x4.add(v1, v5), word(s, 2));
-      v2 = i32x4.add(i32x4.add(v2, v6), word(s, 4));
-      v3 = i32x4.add(i32x4.add(v3, v7), word(s, 6));
-      v12 = rot16(v128.xor(v12, v0));
-      v13 = rot16(v128.xor(v13, v1));
-      v14 = rot16(v128.xor(v14, v2));
-      v15 = rot16(v128.xor(v15, v3));
-      v8 = i32x4.add(v8, v12);
-      v9 = i32x4.add(v9, v13);
-      v10 = i32x4.add(v10, v14);
-      v11 = i32x4.add(v11, v15);
-      v4 = rot12(v128.xor(v4, v8));
-      v5 = rot12(v128.xor(v5, v9));
-      v6 = rot12(v128.xor(v6, v10));
-      v7 = rot12(v128.xor(v7, v11));
-      v0 = i32x4.add(i32x4.add(v0, v4), word(s, 1));
-      v1 = i32x4.add(i32x4.add(v1, v5), word(s, 3));
-      v2 = i32x4.add(i32x4.add(v2, v6), word(s, 5));
-      v3 = i32x4.add(i32x4.add(v3, v7), word(s, 7));
-      v12 = rot8(v128.xor(v12, v0));
-      v13 = rot8(v128.xor(v13, v1));
-      v14 = rot8(v128.xor(v14, v2));
-      v15 = rot8(v128.xor(v15, v3));
-      v8 = i32x4.add(v8, v12);
-      v9 = i32x4.add(v9, v13);
-      v10 = i32x4.add(v10, v14);
-      v11 = i32x4.add(v11, v15);
-      v4 = rot7(v128.xor(v4, v8));
-      v5 = rot7(v128.xor(v5, v9));
-      v6 = rot7(v128.xor(v6, v10));
-      v7 = rot7(v128.xor(v7, v11));
-
-      v0 = i32x4.add(i32x4.add(v0, v5), word(s, 8));
-      v1 = i32x4.add(i32x4.add(v1, v6), word(s, 10));
-      v2 = i32x4.add(i32x4.add(v2, v7), word(s, 12));
-      v3 = i32x4.add(i32x4.add(v3, v4), word(s, 14));
-      v15 = rot16(v128.xor(v15, v0));
-      v12 = rot16(v128.xor(v12, v1));
-      v13 = rot16(v128.xor(v13, v2));
-      v14 = rot16(v128.xor(v14, v3));
-      v10 = i32x4.add(v10, v15);
-      v11 = i32x4.add(v11, v12);
-      v8 = i32x4.add(v8, v13);
-      v9 = i32x4.add(v9, v14);
-      v5 = rot12(v128.xor(v5, v10));
-      v6 = rot12(v128.xor(v6, v11));
-      v7 = rot12(v128.xor(v7, v8));
-      v4 = rot12(v128.xor(v4, v9));
-      v0 = i32x4.add(i32x4.add(v0, v5), word(s, 9));
-      v1 = i32x4.add(i32x4.add(v1, v6), word(s, 11));
-      v2 = i32x4.add(i32x4.add(v2, v7), word(s, 13));
-      v3 = i32x4.add(i32x4.add(v3, v4), word(s, 15));
-      v15 = rot8(v128.xor(v15, v0));
-      v12 = rot8(v128.xor(v12, v1));
-      v13 = rot8(v128.xor(v13, v2));
-      v14 = rot8(v128.xor(v14, v3));
-      v10 = i32x4.add(v10, v15);
-      v11 = i32x4.add(v11, v12);
-      v8 = i32x4.add(v8, v13);
-      v9 = i32x4.add(v9, v14);
-      v5 = rot7(v128.xor(v5, v10));
-      v6 = rot7(v128.xor(v6, v11));
-      v7 = rot7(v128.xor(v7, v8));
-      v4 = rot7(v128.xor(v4, v9));
-    }
+    // Round 1.
+    v0 = add3(v0, v4, w(0)); v1 = add3(v1, v5, w(2)); v2 = add3(v2, v6, w(4)); v3 = add3(v3, v7, w(6));
+    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
+    v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
+    v0 = add3(v0, v4, w(1)); v1 = add3(v1, v5, w(3)); v2 = add3(v2, v6, w(5)); v3 = add3(v3, v7, w(7));
+    v12 = rot8(v128.xor(v12, v0)); v13 = rot8(v128.xor(v13, v1)); v14 = rot8(v128.xor(v14, v2)); v15 = rot8(v128.xor(v15, v3));
+    v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
+    v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
+    v0 = add3(v0, v5, w(8)); v1 = add3(v1, v6, w(10)); v2 = add3(v2, v7, w(12)); v3 = add3(v3, v4, w(14));
+    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
+    v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
+    v0 = add3(v0, v5, w(9)); v1 = add3(v1, v6, w(11)); v2 = add3(v2, v7, w(13)); v3 = add3(v3, v4, w(15));
+    v15 = rot8(v128.xor(v15, v0)); v12 = rot8(v128.xor(v12, v1)); v13 = rot8(v128.xor(v13, v2)); v14 = rot8(v128.xor(v14, v3));
+    v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
+    v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
+    // Round 2.
+    v0 = add3(v0, v4, w(2)); v1 = add3(v1, v5, w(3)); v2 = add3(v2, v6, w(7)); v3 = add3(v3, v7, w(4));
+    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
+    v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
+    v0 = add3(v0, v4, w(6)); v1 = add3(v1, v5, w(10)); v2 = add3(v2, v6, w(0)); v3 = add3(v3, v7, w(13));
+    v12 = rot8(v128.xor(v12, v0)); v13 = rot8(v128.xor(v13, v1)); v14 = rot8(v128.xor(v14, v2)); v15 = rot8(v128.xor(v15, v3));
+    v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
+    v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
+    v0 = add3(v0, v5, w(1)); v1 = add3(v1, v6, w(12)); v2 = add3(v2, v7, w(9)); v3 = add3(v3, v4, w(15));
+    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
+    v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
+    v0 = add3(v0, v5, w(11)); v1 = add3(v1, v6, w(5)); v2 = add3(v2, v7, w(14)); v3 = add3(v3, v4, w(8));
+    v15 = rot8(v128.xor(v15, v0)); v12 = rot8(v128.xor(v12, v1)); v13 = rot8(v128.xor(v13, v2)); v14 = rot8(v128.xor(v14, v3));
+    v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
+    v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
+    // Round 3.
+    v0 = add3(v0, v4, w(3)); v1 = add3(v1, v5, w(10)); v2 = add3(v2, v6, w(13)); v3 = add3(v3, v7, w(7));
+    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
+    v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
+    v0 = add3(v0, v4, w(4)); v1 = add3(v1, v5, w(12)); v2 = add3(v2, v6, w(2)); v3 = add3(v3, v7, w(14));
+    v12 = rot8(v128.xor(v12, v0)); v13 = rot8(v128.xor(v13, v1)); v14 = rot8(v128.xor(v14, v2)); v15 = rot8(v128.xor(v15, v3));
+    v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
+    v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
+    v0 = add3(v0, v5, w(6)); v1 = add3(v1, v6, w(9)); v2 = add3(v2, v7, w(11)); v3 = add3(v3, v4, w(8));
+    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
+    v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
+    v0 = add3(v0, v5, w(5)); v1 = add3(v1, v6, w(0)); v2 = add3(v2, v7, w(15)); v3 = add3(v3, v4, w(1));
+    v15 = rot8(v128.xor(v15, v0)); v12 = rot8(v128.xor(v12, v1)); v13 = rot8(v128.xor(v13, v2)); v14 = rot8(v128.xor(v14, v3));
+    v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
+    v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
+    // Round 4.
+    v0 = add3(v0, v4, w(10)); v1 = add3(v1, v5, w(12)); v2 = add3(v2, v6, w(14)); v3 = add3(v3, v7, w(13));
+    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
+    v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
+    v0 = add3(v0, v4, w(7)); v1 = add3(v1, v5, w(9)); v2 = add3(v2, v6, w(3)); v3 = add3(v3, v7, w(15));
+    v12 = rot8(v128.xor(v12, v0)); v13 = rot8(v128.xor(v13, v1)); v14 = rot8(v128.xor(v14, v2)); v15 = rot8(v128.xor(v15, v3));
+    v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
+    v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
+    v0 = add3(v0, v5, w(4)); v1 = add3(v1, v6, w(11)); v2 = add3(v2, v7, w(5)); v3 = add3(v3, v4, w(1));
+    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
+    v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
+    v0 = add3(v0, v5, w(0)); v1 = add3(v1, v6, w(2)); v2 = add3(v2, v7, w(8)); v3 = add3(v3, v4, w(6));
+    v15 = rot8(v128.xor(v15, v0)); v12 = rot8(v128.xor(v12, v1)); v13 = rot8(v128.xor(v13, v2)); v14 = rot8(v128.xor(v14, v3));
+    v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
+    v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
+    // Round 5.
+    v0 = add3(v0, v4, w(12)); v1 = add3(v1, v5, w(9)); v2 = add3(v2, v6, w(15)); v3 = add3(v3, v7, w(14));
+    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
+    v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
+    v0 = add3(v0, v4, w(13)); v1 = add3(v1, v5, w(11)); v2 = add3(v2, v6, w(10)); v3 = add3(v3, v7, w(8));
+    v12 = rot8(v128.xor(v12, v0)); v13 = rot8(v128.xor(v13, v1)); v14 = rot8(v128.xor(v14, v2)); v15 = rot8(v128.xor(v15, v3));
+    v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
+    v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
+    v0 = add3(v0, v5, w(7)); v1 = add3(v1, v6, w(5)); v2 = add3(v2, v7, w(0)); v3 = add3(v3, v4, w(6));
+    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
+    v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
+    v0 = add3(v0, v5, w(2)); v1 = add3(v1, v6, w(3)); v2 = add3(v2, v7, w(1)); v3 = add3(v3, v4, w(4));
+    v15 = rot8(v128.xor(v15, v0)); v12 = rot8(v128.xor(v12, v1)); v13 = rot8(v128.xor(v13, v2)); v14 = rot8(v128.xor(v14, v3));
+    v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
+    v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
+    // Round 6.
+    v0 = add3(v0, v4, w(9)); v1 = add3(v1, v5, w(11)); v2 = add3(v2, v6, w(8)); v3 = add3(v3, v7, w(15));
+    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
+    v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
+    v0 = add3(v0, v4, w(14)); v1 = add3(v1, v5, w(5)); v2 = add3(v2, v6, w(12)); v3 = add3(v3, v7, w(1));
+    v12 = rot8(v128.xor(v12, v0)); v13 = rot8(v128.xor(v13, v1)); v14 = rot8(v128.xor(v14, v2)); v15 = rot8(v128.xor(v15, v3));
+    v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
+    v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
+    v0 = add3(v0, v5, w(13)); v1 = add3(v1, v6, w(0)); v2 = add3(v2, v7, w(2)); v3 = add3(v3, v4, w(4));
+    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
+    v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
+    v0 = add3(v0, v5, w(3)); v1 = add3(v1, v6, w(10)); v2 = add3(v2, v7, w(6)); v3 = add3(v3, v4, w(7));
+    v15 = rot8(v128.xor(v15, v0)); v12 = rot8(v128.xor(v12, v1)); v13 = rot8(v128.xor(v13, v2)); v14 = rot8(v128.xor(v14, v3));
+    v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
+    v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
+    // Round 7.
+    v0 = add3(v0, v4, w(11)); v1 = add3(v1, v5, w(5)); v2 = add3(v2, v6, w(1)); v3 = add3(v3, v7, w(8));
+    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
+    v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
+    v0 = add3(v0, v4, w(15)); v1 = add3(v1, v5, w(0)); v2 = add3(v2, v6, w(9)); v3 = add3(v3, v7, w(6));
+    v12 = rot8(v128.xor(v12, v0)); v13 = rot8(v128.xor(v13, v1)); v14 = rot8(v128.xor(v14, v2)); v15 = rot8(v128.xor(v15, v3));
+    v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
+    v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
+    v0 = add3(v0, v5, w(14)); v1 = add3(v1, v6, w(2)); v2 = add3(v2, v7, w(3)); v3 = add3(v3, v4, w(7));
+    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
+    v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
+    v0 = add3(v0, v5, w(10)); v1 = add3(v1, v6, w(12)); v2 = add3(v2, v7, w(4)); v3 = add3(v3, v4, w(13));
+    v15 = rot8(v128.xor(v15, v0)); v12 = rot8(v128.xor(v12, v1)); v13 = rot8(v128.xor(v13, v2)); v14 = rot8(v128.xor(v14, v3));
+    v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
+    v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
     h0 = v128.xor(v0, v8);
     h1 = v128.xor(v1, v9);
     h2 = v128.xor(v2, v10);
@@ -335,8 +406,8 @@ function hash4(st: usize, p: usize, lanes: usize, counter: u64, flags: u32): voi
     h6 = v128.xor(v6, v14);
     h7 = v128.xor(v7, v15);
   }
-  transposeStore(h0, h1, h2, h3, CV4, 32);
-  transposeStore(h4, h5, h6, h7, CV4 + 16, 32);
+  transposeStore(h0, h1, h2, h3, out, 32);
+  transposeStore(h4, h5, h6, h7, out + 16, 32);
 }
 
 // --- the tree (sections 2.4-2.6, 5.1.2) ---------------------------------------------------------
@@ -359,13 +430,18 @@ function mergeStack(st: usize, chunks: u64): void {
   store<u32>(st + S_STACK_SIZE, <u32>size);
 }
 
-/** Pushes the chaining value at `cv` of the next chunk. */
-function pushChunk(st: usize, cv: usize): void {
-  const counter = load<u64>(st + S_COUNTER);
-  mergeStack(st, counter);
+/** Pushes the chaining value at `cv` of a complete subtree that follows `chunks` chunks. */
+function pushCv(st: usize, cv: usize, chunks: u64): void {
+  mergeStack(st, chunks);
   const size = load<u32>(st + S_STACK_SIZE);
   copy32(st + S_STACK + (<usize>size << 5), cv);
   store<u32>(st + S_STACK_SIZE, size + 1);
+}
+
+/** Pushes the chaining value at `cv` of the next chunk. */
+function pushChunk(st: usize, cv: usize): void {
+  const counter = load<u64>(st + S_COUNTER);
+  pushCv(st, cv, counter);
   store<u64>(st + S_COUNTER, counter + 1);
 }
 
@@ -415,13 +491,29 @@ function absorbAt(st: usize, p: usize, len: usize): void {
       // Whole chunks straight from the input, none of them the root: more input follows, or the
       // batch holds two chunks or more.
       const counter = load<u64>(st + S_COUNTER);
-      if (len >= 2048) {
-        const lanes = min<usize>(4, len >> 10);
-        hash4(st, p, lanes, counter, flags);
-        for (let lane: usize = 0; lane < lanes; lane++) pushChunk(st, CV4 + (lane << 5));
+      const toAligned = <usize>(16 - (counter & 15));
+      const lanes = min<usize>(min<usize>(4, len >> 10), toAligned);
+      simd = simd || lanes >= 2;
+      if (len >= 16384 && toAligned == 16) {
+        // A 16-chunk subtree: its chunks four at a time, then its two lowest levels of parents
+        // four at a time (merging CVS in place), leaving four 4-chunk subtrees to push.
+        for (let i: usize = 0; i < 4; i++) {
+          hash4(st, p + (i << 12), 1024, 16, counter + (i << 2), 1, flags, CHUNK_START, CHUNK_END, 4, CVS + (i << 7));
+        }
+        const parent = flags | PARENT;
+        hash4(st, CVS, 64, 1, 0, 0, parent, 0, 0, 4, CVS);
+        hash4(st, CVS + 256, 64, 1, 0, 0, parent, 0, 0, 4, CVS + 128);
+        hash4(st, CVS, 64, 1, 0, 0, parent, 0, 0, 4, CVS);
+        for (let i: usize = 0; i < 4; i++) pushCv(st, CVS + (i << 5), counter + (i << 2));
+        store<u64>(st + S_COUNTER, counter + 16);
+        p += 16384;
+        len -= 16384;
+      } else if (lanes >= 2) {
+        hash4(st, p, 1024, 16, counter, 1, flags, CHUNK_START, CHUNK_END, lanes, CVS);
+        for (let i: usize = 0; i < lanes; i++) pushCv(st, CVS + (i << 5), counter + i);
+        store<u64>(st + S_COUNTER, counter + lanes);
         p += lanes << 10;
         len -= lanes << 10;
-        simd = true;
       } else {
         for (let b: usize = 0; b < 1024; b += 64) {
           const f = flags | (b == 0 ? CHUNK_START : 0) | (b == 960 ? CHUNK_END : 0);
@@ -451,14 +543,13 @@ function absorbAt(st: usize, p: usize, len: usize): void {
   store<u32>(st + S_BLOCKS, blocks);
   if (simd) {
     zeroBytes(MT, 256);
-    zeroBytes(CV4, 128);
+    zeroBytes(CVS, 512);
   }
 }
 
-/** Absorbs MSG[0..len) into state st, then zeroes those bytes of MSG. */
+/** Absorbs MSG[0..len) into state st. The caller zeroes MSG once its message is in. */
 export function absorb(st: usize, len: usize): void {
   absorbAt(st, MSG, len);
-  zeroBytes(MSG, len);
 }
 
 /**
@@ -539,7 +630,8 @@ export function clear(st: usize): void {
 /** The whole computation over MSG[0..len) in one call: `outLen` bytes of output to OUT. */
 export function hash(st: usize, len: usize, outLen: usize): void {
   reset(st);
-  absorb(st, len);
+  absorbAt(st, MSG, len);
+  zeroBytes(MSG, len);
   finish(st, outLen);
   clear(st);
 }
