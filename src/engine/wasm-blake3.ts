@@ -192,7 +192,8 @@ export class WasmBlake3 {
     try {
       this.hashInto(slot, message, out, length);
     } finally {
-      this.words.fill(0, slot >> 2, (slot >> 2) + FLAGS_WORD + 1);
+      const words = this.words;
+      for (let i = slot >> 2, end = i + FLAGS_WORD; i <= end; i++) words[i] = 0;
     }
   }
 }
