@@ -4,6 +4,9 @@
  * chunks complete (section 5.1.2), and extendable output from the root (2.6). Three modes: hash,
  * keyed_hash (32-byte key) and derive_key (context string, then key material).
  * Additions, XORs and fixed rotations only: constant time by construction.
+ *
+ * `Blake3` is keyed's TypeScript kernel and the reference for the other backends; `blake3()` and
+ * derive_key run on the WebAssembly kernel (src/engine/wasm-blake3.ts) wherever it loads.
  */
 import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
