@@ -37,18 +37,6 @@ const IV = Int32Array.from([
   0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 ]);
 
-/** Copies `data` into module memory at `at`; short inputs by hand, where `set` costs more. */
-function put(memory: Uint8Array, at: number, data: Uint8Array): void {
-  if (data.length > 64) memory.set(data, at);
-  else for (let i = 0; i < data.length; i++) memory[at + i] = data[i];
-}
-
-/** Zeroes memory[at .. at + length); short spans by hand. */
-function zero(memory: Uint8Array, at: number, length: number): void {
-  if (length > 64) memory.fill(0, at, at + length);
-  else for (let i = 0; i < length; i++) memory[at + i] = 0;
-}
-
 /** The loaded module and the operations on its states. */
 export class WasmBlake3 {
   readonly kernels: WasmKernels<Blake3Exports>;
@@ -117,10 +105,10 @@ export class WasmBlake3 {
     for (let offset = 0; offset < data.length; offset += capacity) {
       const piece =
         offset === 0 && data.length <= capacity ? data : data.subarray(offset, offset + capacity);
-      put(memory, this.msg, piece);
+      memory.set(piece, this.msg);
       this.exports.absorb(slot, piece.length);
     }
-    zero(memory, this.msg, Math.min(data.length, capacity));
+    memory.fill(0, this.msg, this.msg + Math.min(data.length, capacity));
   }
 
   /**
@@ -166,7 +154,7 @@ export class WasmBlake3 {
     const n = message.length;
     if (n <= this.msgCapacity && length <= this.outCapacity) {
       const memory = this.bytes();
-      put(memory, this.msg, message);
+      memory.set(message, this.msg);
       this.exports.hash(slot, n, length);
       this.takeOut(out, 0, length);
       return;
