@@ -76,7 +76,7 @@ export class WasmBlake3 {
   }
 
   /** A state holding 8 key words (undefined: the IV) and the mode flags, ready for a message. */
-  allocate(owner: object, key: ArrayLike<number> | undefined, flags: number): number {
+  allocate(owner: object, key: Int32Array | undefined, flags: number): number {
     const slot = this.kernels.allocate(owner);
     this.loadKey(slot, key, flags);
     this.exports.reset(slot);
@@ -89,7 +89,7 @@ export class WasmBlake3 {
   }
 
   /** Writes the key words and mode into state `slot` (word-aligned, as every state is). */
-  private loadKey(slot: number, key: ArrayLike<number> | undefined, flags: number): void {
+  private loadKey(slot: number, key: Int32Array | undefined, flags: number): void {
     this.bytes();
     const words = this.words;
     const at = slot >> 2;
@@ -169,7 +169,7 @@ export class WasmBlake3 {
    * `flags`, through the transient state, whose key is zeroed before returning.
    */
   oneShotInto(
-    key: ArrayLike<number> | undefined,
+    key: Int32Array | undefined,
     flags: number,
     message: Bytes,
     out: Bytes,

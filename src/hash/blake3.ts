@@ -196,7 +196,7 @@ export class Blake3 {
   private finished = false;
 
   /** `keyWords`: 8 words (undefined for plain hashing); `flags`: the mode's flag. */
-  constructor(keyWords: ArrayLike<number> | undefined, flags: number) {
+  constructor(keyWords: Int32Array | undefined, flags: number) {
     this.key.set(keyWords ?? IV);
     this.flags = flags;
     this.cv.set(this.key);
@@ -376,25 +376,15 @@ export class Blake3 {
   }
 }
 
-/**
- * The 8 little-endian words of a 32-byte key, as a plain array: a one-shot tag makes one per key,
- * and an array literal costs half what an Int32Array does.
- */
-export function keyWords(key: Uint8Array): number[] {
-  return [
-    wordAt(key, 0),
-    wordAt(key, 4),
-    wordAt(key, 8),
-    wordAt(key, 12),
-    wordAt(key, 16),
-    wordAt(key, 20),
-    wordAt(key, 24),
-    wordAt(key, 28),
-  ];
+/** The 8 little-endian words of a 32-byte key. */
+export function keyWords(key: Uint8Array): Int32Array {
+  const words = new Int32Array(8);
+  for (let i = 0; i < 8; i++) {
+    const o = 4 * i;
+    words[i] = key[o] | (key[o + 1] << 8) | (key[o + 2] << 16) | (key[o + 3] << 24);
+  }
+  return words;
 }
-
-const wordAt = (b: Uint8Array, o: number) =>
-  b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24);
 
 export interface Blake3Options {
   /** 32-byte key: keyed_hash mode. */
@@ -410,7 +400,7 @@ export interface Blake3Options {
  * the mode `flags`, into `out`: on the WebAssembly kernel where it loads, else on `Blake3`.
  */
 export function blake3Into(
-  key: ArrayLike<number> | undefined,
+  key: Int32Array | undefined,
   flags: number,
   message: Bytes,
   out: Bytes,
@@ -428,7 +418,7 @@ export function blake3Into(
 }
 
 /** The context key of derive_key (section 2.3): hash(context) with DERIVE_KEY_CONTEXT. */
-export function contextKeyWords(context: string): number[] {
+export function contextKeyWords(context: string): Int32Array {
   const bytes = new TextEncoder().encode(context);
   const out = new Uint8Array(32);
   blake3Into(undefined, DERIVE_KEY_CONTEXT, bytes, out, 32);

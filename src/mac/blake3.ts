@@ -28,7 +28,7 @@ import {
  */
 class Blake3Kernel implements MacKernel {
   readonly outputLength: number;
-  private readonly key: number[];
+  private readonly key: Int32Array;
   /** The TypeScript kernel's state, made on first need where WebAssembly is unavailable. */
   private js: Blake3 | undefined;
   /** The module and this key's slot in it, from the second message on. */
@@ -87,7 +87,7 @@ class WasmBlake3Stream implements MacKernelState {
   private readonly outputLength: number;
   private live = true;
 
-  constructor(wasm: WasmBlake3, key: number[], outputLength: number) {
+  constructor(wasm: WasmBlake3, key: Int32Array, outputLength: number) {
     this.wasm = wasm;
     this.outputLength = outputLength;
     this.slot = wasm.allocate(this, key, KEYED_HASH);

@@ -36,7 +36,7 @@ const message = (n: number, seed = 0) =>
 
 /** The TypeScript kernel, driven directly: the reference every backend must match. */
 function reference(
-  key: number[] | undefined,
+  key: Int32Array | undefined,
   flags: number,
   m: Uint8Array,
   length: number,
@@ -48,7 +48,7 @@ function reference(
   return out;
 }
 
-function contextWords(context: string): number[] {
+function contextWords(context: string): Int32Array {
   return keyWords(reference(undefined, DERIVE_KEY_CONTEXT, ascii(context), 32));
 }
 
