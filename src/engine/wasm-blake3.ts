@@ -187,13 +187,17 @@ export class WasmBlake3 {
 }
 
 const loadKernels = kernelLoader<Blake3Exports>(WASM_BASE64, BLAKE3_STATE_SIZE);
-let loaded: WasmBlake3 | undefined | null = null;
+let loaded: WasmBlake3 | undefined;
 
-/** The BLAKE3 module, or undefined where WebAssembly (SIMD) is unavailable or js is forced. */
+/**
+ * The BLAKE3 module, or undefined where WebAssembly (SIMD) is unavailable or js is forced. Asked
+ * again while undefined: at 12.7 KB the module may still be compiling in the background on
+ * Chrome's main thread (see kernelLoader).
+ */
 export function wasmBlake3(): WasmBlake3 | undefined {
-  if (loaded === null) {
+  if (loaded === undefined) {
     const kernels = loadKernels();
-    loaded = kernels === undefined ? undefined : new WasmBlake3(kernels);
+    if (kernels !== undefined) loaded = new WasmBlake3(kernels);
   }
   return loaded;
 }

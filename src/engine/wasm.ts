@@ -123,13 +123,22 @@ export function kernelLoader<E extends KernelExports>(
     if (loaded !== null) return loaded;
     loaded = undefined;
     if (FORCED_BACKEND === "js" || typeof WebAssembly !== "object") return undefined;
+    const bytes = base64ToBytes(base64) as Uint8Array<ArrayBuffer>;
+    const imports = { env: { abort: () => {} } };
     try {
-      const module = new WebAssembly.Module(base64ToBytes(base64) as Uint8Array<ArrayBuffer>);
-      const instance = new WebAssembly.Instance(module, { env: { abort: () => {} } });
+      const module = new WebAssembly.Module(bytes);
+      const instance = new WebAssembly.Instance(module, imports);
       loaded = new WasmKernels(instance.exports as unknown as E, slotSize);
     } catch {
-      // No WebAssembly SIMD, or a runtime that refuses synchronous compilation: the TypeScript
-      // kernels serve.
+      // No WebAssembly SIMD (the TypeScript kernels serve), or a runtime that refuses synchronous
+      // compilation of modules this large (Chrome's main thread, over 4 KiB): compile in the
+      // background, and callers that ask again once it is done get the module. Nothing waits.
+      WebAssembly.instantiate(bytes, imports).then(
+        ({ instance }) => {
+          loaded = new WasmKernels(instance.exports as unknown as E, slotSize);
+        },
+        () => {},
+      );
     }
     return loaded;
   };
