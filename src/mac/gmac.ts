@@ -5,9 +5,13 @@
  * GMAC must never see the same nonce twice under one key: a repeat reveals H and lets anyone forge
  * (Joux, "Authentication failures in NIST version of GCM", 2006). The safe API therefore draws a
  * random 96-bit nonce for every tag (`mac("gmac-aes128", key)`); the explicit-nonce form is hazmat.
+ *
+ * Three backends give the same tags: WebAssembly (vector-permute AES and a constant-time GHASH, the
+ * whole tag in one call), node:crypto's AES-GCM for long messages (src/engine/select.ts), and the
+ * bitsliced JavaScript AES with the JavaScript GHASH of ./ghash.ts.
  */
 
-import { AesKey } from "../cipher/aes.js";
+import { aesRounds, BitslicedAes } from "../cipher/aes.js";
 import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
@@ -15,6 +19,7 @@ import { PreparedMac } from "../core/mac.js";
 import { copyOut } from "../engine/hybrid.js";
 import { LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
 import { useNative } from "../engine/select.js";
+import { type WasmAes, WasmAesKey, wasmAes } from "../engine/wasm-aes.js";
 import { Ghash } from "./ghash.js";
 
 /** The nonce length the safe API draws: 96 bits, the length GCM is designed around (8.2). */
@@ -22,39 +27,32 @@ export const GMAC_NONCE_LENGTH = 12;
 
 const TWO_29 = 0x20000000;
 
-/** GMAC under one AES key: the AES schedule and H, computed once. */
-export class GmacKernel implements MacKernel {
-  readonly outputLength = 16;
-  private readonly aes: AesKey;
+function needNonce(nonce: Bytes | undefined): asserts nonce is Bytes {
+  if (nonce === undefined) throw new KeyedError("BAD_INPUT", "GMAC needs a nonce.");
+}
+
+/** GMAC under one key on one backend. */
+interface GmacCore {
+  compute(message: Bytes, out: Bytes, nonce: Bytes): void;
+  start(): MacKernelState;
+  wipe(): void;
+}
+
+/** The JavaScript kernel: the bitsliced AES schedule and H, computed once. */
+class BitslicedGmac implements GmacCore {
+  private readonly aes: BitslicedAes;
   private readonly ghash: Ghash;
   private readonly counter = new Uint8Array(16);
-  /** node:crypto's AES-GCM for long messages (see engine/select.ts). */
-  private readonly nativeKey: LazyNativeKey;
-  private readonly cipherName: string;
 
   constructor(key: Bytes) {
-    this.aes = new AesKey(key);
-    this.cipherName = `aes-${key.length * 8}-gcm`;
-    this.nativeKey = new LazyNativeKey(key);
+    this.aes = new BitslicedAes(key);
     const h = new Uint8Array(16);
     this.aes.encryptBlock(h, 0, h, 0);
     this.ghash = new Ghash(h);
     h.fill(0);
   }
 
-  compute(message: Bytes, out: Bytes, nonce?: Bytes): void {
-    if (this.nativeKey.available && nonce !== undefined && useNative("gmac", message.length)) {
-      // GCM with the message as associated data and no plaintext is GMAC (SP 800-38D 3).
-      const cipher = (nativeCrypto as NativeCrypto).createCipheriv(
-        this.cipherName,
-        this.nativeKey.get(),
-        nonce,
-      );
-      cipher.setAAD(message);
-      cipher.final();
-      copyOut(cipher.getAuthTag(), out, 16);
-      return;
-    }
+  compute(message: Bytes, out: Bytes, nonce: Bytes): void {
     const ghash = this.ghash;
     ghash.reset();
     ghash.updatePadded(message, 0, message.length);
@@ -65,14 +63,14 @@ export class GmacKernel implements MacKernel {
     return new GmacState(this);
   }
 
-  /** @internal A fresh GHASH accumulator under this key's H. */
+  /** A fresh GHASH accumulator under this key's H. */
   newGhash(): Ghash {
     return this.ghash.clone();
   }
 
-  /** @internal Lengths block, then T = E(K, J0) ⊕ S, written to out[0..16). */
+  /** Lengths block, then T = E(K, J0) ⊕ S, written to out[0..16). */
   finishInto(ghash: Ghash, messageLength: number, out: Bytes, nonce: Bytes | undefined): void {
-    if (nonce === undefined) throw new KeyedError("BAD_INPUT", "GMAC needs a nonce.");
+    needNonce(nonce);
     // [len(A)]_64 ‖ [len(C)]_64 in bits, with C empty.
     ghash.updateWords(Math.floor(messageLength / TWO_29), (messageLength % TWO_29) * 8, 0, 0);
     ghash.digestInto(out, 0);
@@ -103,7 +101,6 @@ export class GmacKernel implements MacKernel {
   }
 
   wipe(): void {
-    this.nativeKey.wipe();
     this.aes.wipe();
     this.ghash.wipe();
     this.counter.fill(0);
@@ -112,13 +109,13 @@ export class GmacKernel implements MacKernel {
 
 /** Incremental GMAC: whole blocks go to GHASH as they come, the tail is held back. */
 class GmacState implements MacKernelState {
-  private readonly kernel: GmacKernel;
+  private readonly kernel: BitslicedGmac;
   private readonly ghash: Ghash;
   private readonly pending = new Uint8Array(16);
   private pendingLength = 0;
   private length = 0;
 
-  constructor(kernel: GmacKernel) {
+  constructor(kernel: BitslicedGmac) {
     this.kernel = kernel;
     // Each stream has its own accumulator under the kernel's H.
     this.ghash = kernel.newGhash();
@@ -147,6 +144,185 @@ class GmacState implements MacKernelState {
   wipe(): void {
     this.ghash.wipe();
     this.pending.fill(0);
+  }
+}
+
+const ZERO_STATE = new Int32Array(4);
+
+/** The WebAssembly kernel: round keys and H's operands in a slot; a whole tag in one call. */
+class WasmGmac implements GmacCore {
+  readonly key: WasmAesKey;
+
+  constructor(wasm: WasmAes, key: Bytes) {
+    aesRounds(key);
+    this.key = new WasmAesKey(wasm, key, "gmac");
+  }
+
+  compute(message: Bytes, out: Bytes, nonce: Bytes): void {
+    const key = this.key;
+    const length = message.length;
+    const slot = key.acquire();
+    this.preCounterBlock(slot, nonce);
+    if (length <= key.wasm.msgCapacity) {
+      key.input(message, 0, length);
+      key.exports.gmac(slot, length);
+      key.wasm.takeOut(out, 16, length);
+    } else {
+      this.absorb(slot, message, 0, length);
+      this.finishTag(slot, length, out);
+    }
+    key.release(slot);
+  }
+
+  /**
+   * J0 (SP 800-38D 7.1 step 2) into the module's J0: IV ‖ 0^31 ‖ 1 for a 96-bit IV, else GHASH of
+   * the zero-padded IV and its length. Leaves STATE zero.
+   */
+  preCounterBlock(slot: number, nonce: Bytes): void {
+    const key = this.key;
+    const j0 = key.exports.J0.value;
+    if (nonce.length === 12) {
+      const memory = key.wasm.bytes();
+      for (let i = 0; i < 12; i++) memory[j0 + i] = nonce[i];
+      memory[j0 + 12] = 0;
+      memory[j0 + 13] = 0;
+      memory[j0 + 14] = 0;
+      memory[j0 + 15] = 1;
+      return;
+    }
+    key.loadState(ZERO_STATE);
+    this.absorb(slot, nonce, 0, nonce.length);
+    key.exports.ghash_lengths(slot, 0, nonce.length);
+    const memory = key.wasm.bytes();
+    const state = key.exports.STATE.value;
+    memory.copyWithin(j0, state, state + 16);
+    memory.fill(0, state, state + 16);
+  }
+
+  /** STATE absorbs data[offset .. offset + length), zero-padded to whole blocks. */
+  absorb(slot: number, data: Uint8Array, offset: number, length: number): void {
+    const key = this.key;
+    const capacity = key.wasm.msgCapacity;
+    for (let end = offset + length; offset < end; ) {
+      const n = Math.min(capacity, end - offset);
+      key.input(data, offset, n);
+      key.exports.ghash_update(slot, n);
+      key.clearInput(n);
+      offset += n;
+    }
+  }
+
+  /** The lengths block for a `length`-byte message, then the tag (J0 in place) into `out`. */
+  finishTag(slot: number, length: number, out: Bytes): void {
+    const key = this.key;
+    key.exports.ghash_lengths(slot, length, 0);
+    key.exports.gmac_final(slot);
+    key.wasm.takeOut(out, 16, 0);
+  }
+
+  start(): MacKernelState {
+    return new WasmGmacState(this);
+  }
+
+  wipe(): void {
+    this.key.wipe();
+  }
+}
+
+/** Incremental GMAC in WebAssembly: the accumulator is carried here between calls. */
+class WasmGmacState implements MacKernelState {
+  private readonly gmac: WasmGmac;
+  private readonly accumulator = new Int32Array(4);
+  private readonly pending = new Uint8Array(16);
+  private pendingLength = 0;
+  private length = 0;
+
+  constructor(gmac: WasmGmac) {
+    this.gmac = gmac;
+  }
+
+  update(chunk: Bytes): void {
+    this.length += chunk.length;
+    let pos = 0;
+    const pending = this.pending;
+    if (this.pendingLength > 0) {
+      while (this.pendingLength < 16 && pos < chunk.length)
+        pending[this.pendingLength++] = chunk[pos++];
+      if (this.pendingLength < 16) return;
+      this.absorb(pending, 0, 16);
+      this.pendingLength = 0;
+    }
+    const whole = chunk.length - pos - ((chunk.length - pos) % 16);
+    if (whole > 0) this.absorb(chunk, pos, whole);
+    for (pos += whole; pos < chunk.length; ) pending[this.pendingLength++] = chunk[pos++];
+  }
+
+  private absorb(data: Uint8Array, offset: number, length: number): void {
+    const key = this.gmac.key;
+    // The accumulator lives across calls, and so must the key: a slot of its own.
+    const slot = key.own();
+    key.loadState(this.accumulator);
+    this.gmac.absorb(slot, data, offset, length);
+    key.saveState(this.accumulator);
+  }
+
+  finish(out: Bytes, nonce?: Bytes): void {
+    needNonce(nonce);
+    const gmac = this.gmac;
+    const slot = gmac.key.own();
+    // J0 first: for a nonce other than 96 bits it is a GHASH of its own, through STATE.
+    gmac.preCounterBlock(slot, nonce);
+    gmac.key.loadState(this.accumulator);
+    gmac.absorb(slot, this.pending, 0, this.pendingLength);
+    gmac.finishTag(slot, this.length, out);
+    this.wipe();
+  }
+
+  wipe(): void {
+    this.accumulator.fill(0);
+    this.pending.fill(0);
+  }
+}
+
+/** GMAC under one AES key: WebAssembly where available, node:crypto on long messages. */
+export class GmacKernel implements MacKernel {
+  readonly outputLength = 16;
+  private readonly core: GmacCore;
+  /** node:crypto's AES-GCM for long messages (see engine/select.ts). */
+  private readonly nativeKey: LazyNativeKey;
+  private readonly cipherName: string;
+
+  constructor(key: Bytes) {
+    const wasm = wasmAes();
+    this.core = wasm === undefined ? new BitslicedGmac(key) : new WasmGmac(wasm, key);
+    this.cipherName = `aes-${key.length * 8}-gcm`;
+    this.nativeKey = new LazyNativeKey(key);
+  }
+
+  compute(message: Bytes, out: Bytes, nonce?: Bytes): void {
+    needNonce(nonce);
+    if (this.nativeKey.available && useNative("gmac", message.length)) {
+      // GCM with the message as associated data and no plaintext is GMAC (SP 800-38D 3).
+      const cipher = (nativeCrypto as NativeCrypto).createCipheriv(
+        this.cipherName,
+        this.nativeKey.get(),
+        nonce,
+      );
+      cipher.setAAD(message);
+      cipher.final();
+      copyOut(cipher.getAuthTag(), out, 16);
+      return;
+    }
+    this.core.compute(message, out, nonce);
+  }
+
+  start(): MacKernelState {
+    return this.core.start();
+  }
+
+  wipe(): void {
+    this.nativeKey.wipe();
+    this.core.wipe();
   }
 }
 
