@@ -22,7 +22,7 @@ import {
   type Suite,
 } from "./harness.js";
 
-const SIZES = [16, 128, 1024, 8192];
+const SIZES = [16, 64, 128, 1024, 8192, 1048576];
 const NONCE_LENGTH = 12;
 const EMPTY = new Uint8Array(0);
 

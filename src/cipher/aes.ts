@@ -19,6 +19,7 @@
  */
 import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
+import { LazyNativeKey } from "../engine/native.js";
 import { WasmAesKey, wasmAes } from "../engine/wasm-aes.js";
 
 /** A block in sliced form: eight 16-bit slices (in the low bits of 32-bit integers). */
@@ -426,11 +427,7 @@ export class AesKey {
     const slot = key.acquire();
     key.input(input, inOffset, 16);
     key.exports.aes_encrypt(slot);
-    const memory = key.wasm.bytes();
-    const out = key.wasm.out;
-    for (let i = 0; i < 16; i++) output[outOffset + i] = memory[out + i];
-    memory.fill(0, out, out + 16);
-    key.clearInput(16);
+    key.takeOut(output, outOffset, 16);
     key.release(slot);
   }
 
@@ -439,6 +436,18 @@ export class AesKey {
     this.wasm?.wipe();
     this.js?.wipe();
   }
+}
+
+/**
+ * @internal The key for node:crypto's AES modes, made on first need. LazyNativeKey keeps
+ * `key.slice()`, which on a Node Buffer is a view of the caller's bytes, wiped with them (a Buffer
+ * key handed to a kernel would then reach node:crypto as zeros): it is given a plain copy instead.
+ */
+export function nativeAesKey(key: Bytes): LazyNativeKey {
+  const plain = Uint8Array.from(key);
+  const native = new LazyNativeKey(plain);
+  plain.fill(0);
+  return native;
 }
 
 /** One AES block encryption under `key` (16, 24 or 32 bytes). For repeated use keep an AesKey. */

@@ -6,6 +6,7 @@
  * no slot of its own (nor a FinalizationRegistry entry, nor memory growth when callers make keys
  * faster than the collector frees them), and into a slot of its own from its second use on.
  */
+import { copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { WASM_BASE64 as AES_WASM } from "./wasm/generated/aes.js";
 import { type KernelExports, kernelLoader, type WasmKernels } from "./wasm.js";
@@ -40,12 +41,22 @@ export const wasmAes = kernelLoader<AesExports>(AES_WASM, AES_SLOT_SIZE);
 /** What a slot holds besides the round keys: nothing, CMAC's subkeys, or GHASH's H. */
 export type AesSlotUse = "block" | "cmac" | "gmac";
 
+let bytes: Uint8Array | undefined;
 let words: Int32Array | undefined;
+
+/**
+ * The module's memory as bytes. Reading `memory.buffer` costs tens of nanoseconds, a good part of
+ * a short tag; a view goes stale only when the memory grows, which detaches its buffer and leaves
+ * the view empty, so that is what is checked.
+ */
+function memoryBytes(wasm: WasmAes): Uint8Array {
+  if (bytes === undefined || bytes.length === 0) bytes = new Uint8Array(wasm.exports.memory.buffer);
+  return bytes;
+}
 
 /** The module's memory as 32-bit words, for the 16-byte states carried between calls. */
 function memoryWords(wasm: WasmAes): Int32Array {
-  const buffer = wasm.exports.memory.buffer;
-  if (words === undefined || words.buffer !== buffer) words = new Int32Array(buffer);
+  if (words === undefined || words.length === 0) words = new Int32Array(wasm.exports.memory.buffer);
   return words;
 }
 
@@ -61,15 +72,19 @@ export class WasmAesKey {
   private uses = 0;
   private readonly scratch: number;
   private readonly state: number;
+  /** Where GMAC's pre-counter block goes (reading a WebAssembly.Global is slow). */
+  readonly j0: number;
 
   constructor(wasm: WasmAes, key: Uint8Array, use: AesSlotUse) {
     this.wasm = wasm;
     this.exports = wasm.exports;
     this.keyLength = key.length;
     this.use = use;
-    this.raw = key.slice();
+    // Not key.slice(): on a Node Buffer that is a view, and wiping it would wipe the caller's key.
+    this.raw = copyBytes(key);
     this.scratch = wasm.exports.SCRATCH.value;
     this.state = wasm.exports.STATE.value;
+    this.j0 = wasm.exports.J0.value;
   }
 
   /**
@@ -84,7 +99,7 @@ export class WasmAesKey {
 
   /** Ends a use of what `acquire` gave: the scratch slot is zeroed. */
   release(slot: number): void {
-    if (slot === this.scratch) this.wasm.bytes().fill(0, slot, slot + AES_SLOT_SIZE);
+    if (slot === this.scratch) memoryBytes(this.wasm).fill(0, slot, slot + AES_SLOT_SIZE);
   }
 
   /** The key's own slot, for state that spans calls (streams). */
@@ -105,24 +120,44 @@ export class WasmAesKey {
   }
 
   private expand(slot: number): number {
-    this.wasm.bytes().set(this.rawKey(), this.exports.KEY.value);
+    memoryBytes(this.wasm).set(this.rawKey(), this.exports.KEY.value);
     this.exports.aes_key(slot, this.keyLength);
     if (this.use === "cmac") this.exports.cmac_key(slot);
     else if (this.use === "gmac") this.exports.gmac_key(slot);
     return slot;
   }
 
+  /** The module's memory as bytes. */
+  memory(): Uint8Array {
+    return memoryBytes(this.wasm);
+  }
+
   /** Copies `data[offset .. offset + length)` into MSG (length ≤ the capacity). */
   input(data: Uint8Array, offset: number, length: number): void {
-    const memory = this.wasm.bytes();
+    const memory = memoryBytes(this.wasm);
     const msg = this.wasm.msg;
     if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = data[offset + i];
+    else if (offset === 0 && length === data.length) memory.set(data, msg);
     else memory.set(data.subarray(offset, offset + length), msg);
   }
 
   /** Zeroes the first `length` bytes of MSG. */
   clearInput(length: number): void {
-    this.wasm.bytes().fill(0, this.wasm.msg, this.wasm.msg + length);
+    const memory = memoryBytes(this.wasm);
+    const msg = this.wasm.msg;
+    if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = 0;
+    else memory.fill(0, msg, msg + length);
+  }
+
+  /** The 16-byte result from OUT into out[offset ..]; zeroes OUT and MSG[0 .. inputLength). */
+  takeOut(out: Uint8Array, offset: number, inputLength: number): void {
+    const memory = memoryBytes(this.wasm);
+    const at = this.wasm.out;
+    for (let i = 0; i < 16; i++) {
+      out[offset + i] = memory[at + i];
+      memory[at + i] = 0;
+    }
+    this.clearInput(inputLength);
   }
 
   /** STATE = the first 16 bytes of `state` (a chaining value or accumulator held by the caller). */
@@ -140,6 +175,13 @@ export class WasmAesKey {
       state[i] = memory[at + i];
       memory[at + i] = 0;
     }
+  }
+
+  /** J0 = STATE (a GHASH of a nonce other than 96 bits), then STATE is zeroed. */
+  moveStateToJ0(): void {
+    const memory = memoryBytes(this.wasm);
+    memory.copyWithin(this.j0, this.state, this.state + 16);
+    memory.fill(0, this.state, this.state + 16);
   }
 
   /** Zeroes the key's slot and its copy of the key; any later use throws DESTROYED. */

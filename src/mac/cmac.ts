@@ -10,13 +10,14 @@
 import {
   aesRounds,
   BitslicedAes,
+  nativeAesKey,
   newPackedBlock,
   type PackedBlock,
   packBlock,
   unpackBlock,
   xorPackedBlock,
 } from "../cipher/aes.js";
-import { assertBytes, type Bytes } from "../core/bytes.js";
+import { assertBytes, type Bytes, copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import {
   type MacAlgorithm,
@@ -26,7 +27,7 @@ import {
   PreparedMac,
 } from "../core/mac.js";
 import { copyOut, hybridState, type NativeSink } from "../engine/hybrid.js";
-import { LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
+import { type LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
 import { useNative } from "../engine/select.js";
 import { type WasmAes, WasmAesKey, wasmAes } from "../engine/wasm-aes.js";
 
@@ -58,8 +59,8 @@ interface CmacCore {
   wipe(): void;
 }
 
-/** The JavaScript kernel: the schedule and both subkeys in sliced form. */
-class BitslicedCmac implements CmacCore {
+/** @internal The JavaScript kernel: the schedule and both subkeys in sliced form. */
+export class BitslicedCmac implements CmacCore {
   private readonly aes: BitslicedAes;
   private readonly k1 = newPackedBlock();
   private readonly k2 = newPackedBlock();
@@ -134,8 +135,8 @@ function xorPacked(x: PackedBlock, y: PackedBlock): void {
 
 const ZERO_CHAIN = newPackedBlock();
 
-/** The WebAssembly kernel: round keys, K1 and K2 in a slot; the CBC chain runs in one call. */
-class WasmCmac implements CmacCore {
+/** @internal The WebAssembly kernel: round keys, K1 and K2 in a slot; the CBC chain runs in one call. */
+export class WasmCmac implements CmacCore {
   private readonly key: WasmAesKey;
 
   constructor(wasm: WasmAes, key: Bytes) {
@@ -150,7 +151,7 @@ class WasmCmac implements CmacCore {
     if (length <= key.wasm.msgCapacity) {
       key.input(message, 0, length);
       key.exports.cmac(slot, length);
-      key.wasm.takeOut(out, 16, length);
+      key.takeOut(out, 0, length);
     } else {
       const lastStart = (Math.ceil(length / 16) - 1) * 16;
       key.loadState(ZERO_CHAIN);
@@ -158,7 +159,7 @@ class WasmCmac implements CmacCore {
       const count = length - lastStart;
       key.input(message, lastStart, count);
       key.exports.cmac_final(slot, count);
-      key.wasm.takeOut(out, 16, count);
+      key.takeOut(out, 0, count);
     }
     key.release(slot);
   }
@@ -191,7 +192,7 @@ class WasmCmac implements CmacCore {
     key.loadState(x);
     key.input(data, offset, count);
     key.exports.cmac_final(slot, count);
-    key.wasm.takeOut(out, 16, count);
+    key.takeOut(out, 0, count);
     x.fill(0);
     key.release(slot);
   }
@@ -200,7 +201,7 @@ class WasmCmac implements CmacCore {
     const key = this.key;
     const slot = key.acquire();
     const at = slot + key.exports.CMAC_SUBKEYS.value;
-    out.set(key.wasm.bytes().subarray(at, at + 32));
+    out.set(key.memory().subarray(at, at + 32));
     key.release(slot);
   }
 
@@ -224,7 +225,7 @@ export class CmacKernel implements MacKernel {
     const wasm = wasmAes();
     this.core = wasm === undefined ? new BitslicedCmac(key) : new WasmCmac(wasm, key);
     this.cipherName = `aes-${key.length * 8}-cbc`;
-    this.nativeKey = new LazyNativeKey(key);
+    this.nativeKey = nativeAesKey(key);
   }
 
   /**
@@ -316,8 +317,8 @@ export class CmacKernel implements MacKernel {
   }
 }
 
-/** Incremental CMAC: up to 16 bytes are held back, since the last block is treated apart. */
-class CmacState implements MacKernelState {
+/** @internal Incremental CMAC: up to 16 bytes are held back, since the last block is treated apart. */
+export class CmacState implements MacKernelState {
   private readonly core: CmacCore;
   private readonly x = newPackedBlock();
   private readonly pending = new Uint8Array(16);
@@ -382,10 +383,12 @@ export function aesCmacPrf128(key: Bytes, message: Bytes): Bytes {
     condense.compute(key, derived);
     condense.wipe();
   }
-  const kernel = new CmacKernel(derived ?? key);
+  // The kernel wipes what it is given: give it a copy, never the caller's key.
+  const own = derived ?? copyBytes(key);
+  const kernel = new CmacKernel(own);
   kernel.compute(message, out);
   kernel.wipe();
-  derived?.fill(0);
+  own.fill(0);
   return out;
 }
 

@@ -11,13 +11,13 @@
  * bitsliced JavaScript AES with the JavaScript GHASH of ./ghash.ts.
  */
 
-import { aesRounds, BitslicedAes } from "../cipher/aes.js";
-import { assertBytes, type Bytes } from "../core/bytes.js";
+import { aesRounds, BitslicedAes, nativeAesKey } from "../cipher/aes.js";
+import { assertBytes, type Bytes, copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
 import { PreparedMac } from "../core/mac.js";
 import { copyOut } from "../engine/hybrid.js";
-import { LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
+import { type LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
 import { useNative } from "../engine/select.js";
 import { type WasmAes, WasmAesKey, wasmAes } from "../engine/wasm-aes.js";
 import { Ghash } from "./ghash.js";
@@ -38,8 +38,8 @@ interface GmacCore {
   wipe(): void;
 }
 
-/** The JavaScript kernel: the bitsliced AES schedule and H, computed once. */
-class BitslicedGmac implements GmacCore {
+/** @internal The JavaScript kernel: the bitsliced AES schedule and H, computed once. */
+export class BitslicedGmac implements GmacCore {
   private readonly aes: BitslicedAes;
   private readonly ghash: Ghash;
   private readonly counter = new Uint8Array(16);
@@ -149,8 +149,8 @@ class GmacState implements MacKernelState {
 
 const ZERO_STATE = new Int32Array(4);
 
-/** The WebAssembly kernel: round keys and H's operands in a slot; a whole tag in one call. */
-class WasmGmac implements GmacCore {
+/** @internal The WebAssembly kernel: round keys and H's operands in a slot; a whole tag in one call. */
+export class WasmGmac implements GmacCore {
   readonly key: WasmAesKey;
 
   constructor(wasm: WasmAes, key: Bytes) {
@@ -166,7 +166,7 @@ class WasmGmac implements GmacCore {
     if (length <= key.wasm.msgCapacity) {
       key.input(message, 0, length);
       key.exports.gmac(slot, length);
-      key.wasm.takeOut(out, 16, length);
+      key.takeOut(out, 0, length);
     } else {
       this.absorb(slot, message, 0, length);
       this.finishTag(slot, length, out);
@@ -180,9 +180,9 @@ class WasmGmac implements GmacCore {
    */
   preCounterBlock(slot: number, nonce: Bytes): void {
     const key = this.key;
-    const j0 = key.exports.J0.value;
+    const j0 = key.j0;
     if (nonce.length === 12) {
-      const memory = key.wasm.bytes();
+      const memory = key.memory();
       for (let i = 0; i < 12; i++) memory[j0 + i] = nonce[i];
       memory[j0 + 12] = 0;
       memory[j0 + 13] = 0;
@@ -193,10 +193,7 @@ class WasmGmac implements GmacCore {
     key.loadState(ZERO_STATE);
     this.absorb(slot, nonce, 0, nonce.length);
     key.exports.ghash_lengths(slot, 0, nonce.length);
-    const memory = key.wasm.bytes();
-    const state = key.exports.STATE.value;
-    memory.copyWithin(j0, state, state + 16);
-    memory.fill(0, state, state + 16);
+    key.moveStateToJ0();
   }
 
   /** STATE absorbs data[offset .. offset + length), zero-padded to whole blocks. */
@@ -217,7 +214,7 @@ class WasmGmac implements GmacCore {
     const key = this.key;
     key.exports.ghash_lengths(slot, length, 0);
     key.exports.gmac_final(slot);
-    key.wasm.takeOut(out, 16, 0);
+    key.takeOut(out, 0, 0);
   }
 
   start(): MacKernelState {
@@ -296,7 +293,7 @@ export class GmacKernel implements MacKernel {
     const wasm = wasmAes();
     this.core = wasm === undefined ? new BitslicedGmac(key) : new WasmGmac(wasm, key);
     this.cipherName = `aes-${key.length * 8}-gcm`;
-    this.nativeKey = new LazyNativeKey(key);
+    this.nativeKey = nativeAesKey(key);
   }
 
   compute(message: Bytes, out: Bytes, nonce?: Bytes): void {
@@ -346,10 +343,13 @@ export function gmac(key: Bytes, nonce: Bytes, message: Bytes): Bytes {
   assertBytes(key, "key");
   checkNonce(nonce);
   assertBytes(message, "message");
-  const kernel = new GmacKernel(key);
+  // The kernel wipes what it is given: give it a copy, never the caller's key.
+  const own = copyBytes(key);
+  const kernel = new GmacKernel(own);
   const out = new Uint8Array(16);
   kernel.compute(message, out, nonce);
   kernel.wipe();
+  own.fill(0);
   return out;
 }
 
