@@ -122,6 +122,6 @@ export const gmacSuite: Suite = {
     "on every call. node:crypto is aes-128-gcm with an empty plaintext and the message as AAD, and",
     "noble is `gcm(key, nonce, msg).encrypt(empty)`: both set the key up on every call (neither has",
     "a reusable keyed state).",
-    engineNote(["gmac"], "the keyed rows"),
+    engineNote(["gmac"], "the keyed rows", "keyed's WebAssembly kernels"),
   ].join("\n"),
 };

@@ -427,7 +427,7 @@ export class AesKey {
     const slot = key.acquire();
     key.input(input, inOffset, 16);
     key.exports.aes_encrypt(slot);
-    key.takeOut(output, outOffset, 16);
+    key.takeOut(output, outOffset);
     key.release(slot);
   }
 

@@ -141,23 +141,17 @@ export class WasmAesKey {
     else memory.set(data.subarray(offset, offset + length), msg);
   }
 
-  /** Zeroes the first `length` bytes of MSG. */
-  clearInput(length: number): void {
-    const memory = memoryBytes(this.wasm);
-    const msg = this.wasm.msg;
-    if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = 0;
-    else memory.fill(0, msg, msg + length);
-  }
-
-  /** The 16-byte result from OUT into out[offset ..]; zeroes OUT and MSG[0 .. inputLength). */
-  takeOut(out: Uint8Array, offset: number, inputLength: number): void {
+  /** The 16-byte result from OUT into out[offset ..]; OUT is zeroed (the call zeroed MSG). */
+  takeOut(out: Uint8Array, offset: number): void {
     const memory = memoryBytes(this.wasm);
     const at = this.wasm.out;
-    for (let i = 0; i < 16; i++) {
-      out[offset + i] = memory[at + i];
-      memory[at + i] = 0;
-    }
-    this.clearInput(inputLength);
+    for (let i = 0; i < 16; i++) out[offset + i] = memory[at + i];
+    const words = memoryWords(this.wasm);
+    const w = at >> 2;
+    words[w] = 0;
+    words[w + 1] = 0;
+    words[w + 2] = 0;
+    words[w + 3] = 0;
   }
 
   /** STATE = the first 16 bytes of `state` (a chaining value or accumulator held by the caller). */

@@ -151,7 +151,7 @@ export class WasmCmac implements CmacCore {
     if (length <= key.wasm.msgCapacity) {
       key.input(message, 0, length);
       key.exports.cmac(slot, length);
-      key.takeOut(out, 0, length);
+      key.takeOut(out, 0);
     } else {
       const lastStart = (Math.ceil(length / 16) - 1) * 16;
       key.loadState(ZERO_CHAIN);
@@ -159,7 +159,7 @@ export class WasmCmac implements CmacCore {
       const count = length - lastStart;
       key.input(message, lastStart, count);
       key.exports.cmac_final(slot, count);
-      key.takeOut(out, 0, count);
+      key.takeOut(out, 0);
     }
     key.release(slot);
   }
@@ -172,7 +172,6 @@ export class WasmCmac implements CmacCore {
       const n = Math.min(capacity, end - offset);
       key.input(data, offset, n);
       key.exports.cmac_update(slot, n);
-      key.clearInput(n);
       offset += n;
     }
   }
@@ -192,7 +191,7 @@ export class WasmCmac implements CmacCore {
     key.loadState(x);
     key.input(data, offset, count);
     key.exports.cmac_final(slot, count);
-    key.takeOut(out, 0, count);
+    key.takeOut(out, 0);
     x.fill(0);
     key.release(slot);
   }

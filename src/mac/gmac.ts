@@ -166,7 +166,7 @@ export class WasmGmac implements GmacCore {
     if (length <= key.wasm.msgCapacity) {
       key.input(message, 0, length);
       key.exports.gmac(slot, length);
-      key.takeOut(out, 0, length);
+      key.takeOut(out, 0);
     } else {
       this.absorb(slot, message, 0, length);
       this.finishTag(slot, length, out);
@@ -204,7 +204,6 @@ export class WasmGmac implements GmacCore {
       const n = Math.min(capacity, end - offset);
       key.input(data, offset, n);
       key.exports.ghash_update(slot, n);
-      key.clearInput(n);
       offset += n;
     }
   }
@@ -214,7 +213,7 @@ export class WasmGmac implements GmacCore {
     const key = this.key;
     key.exports.ghash_lengths(slot, length, 0);
     key.exports.gmac_final(slot);
-    key.takeOut(out, 0, 0);
+    key.takeOut(out, 0);
   }
 
   start(): MacKernelState {

@@ -2,8 +2,8 @@
 // AssemblyScript: AES-128/192/256 encryption (FIPS 197 section 5.1, key expansion 5.2), CMAC over it
 // (SP 800-38B section 6.2) and GHASH (SP 800-38D section 6.4) with GMAC's tag (section 7.1 with an
 // empty plaintext). The JavaScript side writes a raw key to KEY and expands it into a key slot once;
-// messages go to MSG, tags come from OUT, and a chain or accumulator that spans calls is carried in
-// STATE (the caller copies it out and back).
+// messages go to MSG (zeroed by the call that reads them), tags come from OUT, and a chain or
+// accumulator that spans calls is carried in STATE (the caller copies it out and back).
 //
 // Constant time, by construction:
 // - AES is Hamburg's vector-permute AES ("Accelerating AES with Vector Permute Instructions", CHES
@@ -18,7 +18,7 @@
 // - Loops and branches depend only on lengths and the round count. Scratch that held secrets is
 //   zeroed before return.
 
-// Memory map (bytes). The static data (the permute tables, 208 bytes) starts at 1024. Key slots
+// Memory map (bytes). The static data (the permute tables, 432 bytes) starts at 1024. Key slots
 // start at SLOTS and are managed by the JavaScript side; SCRATCH is a slot for keys used once.
 export const OUT: usize = 1536; // the tag or block
 export const STATE: usize = 1552; // CMAC chaining value or GHASH accumulator, between calls
@@ -194,6 +194,11 @@ export function aes_key(slot: usize, keyLength: i32): void {
   store<u32>(slot + ROUNDS, rounds);
 }
 
+/** Zeroes MSG[0 .. length), rounded up to whole blocks: no message is left behind. */
+function clearMessage(length: usize): void {
+  for (let at: usize = 0; at < length; at += 16) v128.store(MSG + at, i64x2.splat(0));
+}
+
 // @ts-ignore: decorator
 @inline function encryptWith(slot: usize, block: v128): v128 {
   return encrypt(slot + RK, load<i32>(slot + ROUNDS), block);
@@ -202,6 +207,7 @@ export function aes_key(slot: usize, keyLength: i32): void {
 /** OUT = E(K, MSG[0..16)), for AES used as a block cipher. */
 export function aes_encrypt(slot: usize): void {
   v128.store(OUT, encryptWith(slot, v128.load(MSG)));
+  clearMessage(16);
 }
 
 // --- CMAC (SP 800-38B) -----------------------------------------------------------------------------
@@ -248,17 +254,20 @@ function lastBlock(slot: usize, x: v128, data: usize, count: usize): void {
 export function cmac(slot: usize, length: usize): void {
   const before: usize = length == 0 ? 0 : (length - 1) >> 4;
   lastBlock(slot, chain(slot, i64x2.splat(0), MSG, before), MSG + (before << 4), length - (before << 4));
+  clearMessage(length);
 }
 
 /** Streaming: STATE runs the chain over MSG[0..length), a whole number of blocks, none the last. */
 export function cmac_update(slot: usize, length: usize): void {
   v128.store(STATE, chain(slot, v128.load(STATE), MSG, length >> 4));
+  clearMessage(length);
 }
 
 /** Streaming: the last block, MSG[0..count) with 0 ≤ count ≤ 16, then the tag into OUT. */
 export function cmac_final(slot: usize, count: usize): void {
   lastBlock(slot, v128.load(STATE), MSG, count);
   v128.store(STATE, i64x2.splat(0));
+  clearMessage(count);
 }
 
 // --- GHASH (SP 800-38D 6.4) and GMAC --------------------------------------------------------------
@@ -394,6 +403,7 @@ export function ghash_update(slot: usize, length: usize): void {
     ghash(slot, BLOCK, 1);
     v128.store(BLOCK, i64x2.splat(0));
   }
+  clearMessage(length);
 }
 
 /** STATE absorbs the lengths block [len(A)]_64 ‖ [len(C)]_64, the lengths given in bytes. */
