@@ -16,7 +16,6 @@ import { assertBytes, type Bytes, copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
 import { PreparedMac } from "../core/mac.js";
-import { copyOut } from "../engine/hybrid.js";
 import { type LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
 import { useNative } from "../engine/select.js";
 import { type WasmAes, WasmAesKey, wasmAes } from "../engine/wasm-aes.js";
@@ -306,7 +305,12 @@ export class GmacKernel implements MacKernel {
       );
       cipher.setAAD(message);
       cipher.final();
-      copyOut(cipher.getAuthTag(), out, 16);
+      const tag = cipher.getAuthTag();
+      // A byte loop, not copyOut: Buffer's fill costs a quarter of a microsecond.
+      for (let i = 0; i < 16; i++) {
+        out[i] = tag[i];
+        tag[i] = 0;
+      }
       return;
     }
     this.core.compute(message, out, nonce);
