@@ -141,6 +141,26 @@ export class WasmAesKey {
     else memory.set(data.subarray(offset, offset + length), msg);
   }
 
+  /**
+   * Feeds data[offset .. offset + length) to `step` (an export taking a slot and a length of MSG)
+   * a buffer at a time; every piece but the last is a whole number of blocks.
+   */
+  feed(
+    slot: number,
+    data: Uint8Array,
+    offset: number,
+    length: number,
+    step: (slot: number, length: number) => void,
+  ): void {
+    const capacity = this.wasm.msgCapacity;
+    for (let end = offset + length; offset < end; ) {
+      const n = Math.min(capacity, end - offset);
+      this.input(data, offset, n);
+      step(slot, n);
+      offset += n;
+    }
+  }
+
   /** The 16-byte result from OUT into out[offset ..]; OUT is zeroed (the call zeroed MSG). */
   takeOut(out: Uint8Array, offset: number): void {
     const memory = memoryBytes(this.wasm);

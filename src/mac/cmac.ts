@@ -160,7 +160,7 @@ export class WasmCmac implements CmacCore {
     } else {
       const lastStart = (Math.ceil(length / 16) - 1) * 16;
       key.loadState(ZERO_CHAIN);
-      this.chain(slot, message, 0, lastStart);
+      key.feed(slot, message, 0, lastStart, key.exports.cmac_update);
       const count = length - lastStart;
       key.input(message, lastStart, count);
       key.exports.cmac_final(slot, count);
@@ -169,24 +169,13 @@ export class WasmCmac implements CmacCore {
     key.release(slot);
   }
 
-  /** STATE runs through data[offset .. offset + length), a whole number of blocks, a buffer at a time. */
-  private chain(slot: number, data: Uint8Array, offset: number, length: number): void {
-    const key = this.key;
-    const capacity = key.wasm.msgCapacity;
-    for (let end = offset + length; offset < end; ) {
-      const n = Math.min(capacity, end - offset);
-      key.input(data, offset, n);
-      key.exports.cmac_update(slot, n);
-      offset += n;
-    }
-  }
-
   absorb(x: CmacChain, data: Uint8Array, offset: number, blocks: number): void {
     // The chain lives across calls, and so must the key: a slot of its own.
-    const slot = this.key.own();
-    this.key.loadState(x);
-    this.chain(slot, data, offset, 16 * blocks);
-    this.key.saveState(x);
+    const key = this.key;
+    const slot = key.own();
+    key.loadState(x);
+    key.feed(slot, data, offset, 16 * blocks, key.exports.cmac_update);
+    key.saveState(x);
   }
 
   finish(x: CmacChain, data: Uint8Array, offset: number, count: number, out: Bytes): void {

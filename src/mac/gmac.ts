@@ -59,12 +59,18 @@ export class BitslicedGmac implements GmacCore {
   }
 
   start(): MacKernelState {
-    return new GmacState(this);
-  }
-
-  /** A fresh GHASH accumulator under this key's H. */
-  newGhash(): Ghash {
-    return this.ghash.clone();
+    // Each stream has its own accumulator under the kernel's H.
+    const ghash = this.ghash.clone();
+    return new GmacState({
+      absorb: (data, offset, length) => {
+        for (let end = offset + length; offset < end; offset += 16) ghash.updateBlock(data, offset);
+      },
+      finish: (tail, tailLength, messageLength, out, nonce) => {
+        ghash.updatePadded(tail, 0, tailLength);
+        this.finishInto(ghash, messageLength, out, nonce);
+      },
+      wipe: () => ghash.wipe(),
+    });
   }
 
   /** Lengths block, then T = E(K, J0) ⊕ S, written to out[0..16). */
@@ -106,18 +112,30 @@ export class BitslicedGmac implements GmacCore {
   }
 }
 
-/** Incremental GMAC: whole blocks go to GHASH as they come, the tail is held back. */
+/** One stream's backend. */
+interface GmacStreamCore {
+  /** Absorbs data[offset .. offset + length), a whole number of blocks. */
+  absorb(data: Uint8Array, offset: number, length: number): void;
+  /** Absorbs the tail, zero-padded, and the lengths block; the tag into `out`. */
+  finish(
+    tail: Uint8Array,
+    tailLength: number,
+    messageLength: number,
+    out: Bytes,
+    nonce: Bytes,
+  ): void;
+  wipe(): void;
+}
+
+/** Incremental GMAC: whole blocks go to the backend as they come, the tail is held back. */
 class GmacState implements MacKernelState {
-  private readonly kernel: BitslicedGmac;
-  private readonly ghash: Ghash;
+  private readonly core: GmacStreamCore;
   private readonly pending = new Uint8Array(16);
   private pendingLength = 0;
   private length = 0;
 
-  constructor(kernel: BitslicedGmac) {
-    this.kernel = kernel;
-    // Each stream has its own accumulator under the kernel's H.
-    this.ghash = kernel.newGhash();
+  constructor(core: GmacStreamCore) {
+    this.core = core;
   }
 
   update(chunk: Bytes): void {
@@ -128,20 +146,22 @@ class GmacState implements MacKernelState {
       while (this.pendingLength < 16 && pos < chunk.length)
         pending[this.pendingLength++] = chunk[pos++];
       if (this.pendingLength < 16) return;
-      this.ghash.updateBlock(pending, 0);
+      this.core.absorb(pending, 0, 16);
       this.pendingLength = 0;
     }
-    for (; chunk.length - pos >= 16; pos += 16) this.ghash.updateBlock(chunk, pos);
-    while (pos < chunk.length) pending[this.pendingLength++] = chunk[pos++];
+    const whole = chunk.length - pos - ((chunk.length - pos) % 16);
+    if (whole > 0) this.core.absorb(chunk, pos, whole);
+    for (pos += whole; pos < chunk.length; ) pending[this.pendingLength++] = chunk[pos++];
   }
 
   finish(out: Bytes, nonce?: Bytes): void {
-    this.ghash.updatePadded(this.pending, 0, this.pendingLength);
-    this.kernel.finishInto(this.ghash, this.length, out, nonce);
+    needNonce(nonce);
+    this.core.finish(this.pending, this.pendingLength, this.length, out, nonce);
+    this.wipe();
   }
 
   wipe(): void {
-    this.ghash.wipe();
+    this.core.wipe();
     this.pending.fill(0);
   }
 }
@@ -197,14 +217,7 @@ export class WasmGmac implements GmacCore {
 
   /** STATE absorbs data[offset .. offset + length), zero-padded to whole blocks. */
   absorb(slot: number, data: Uint8Array, offset: number, length: number): void {
-    const key = this.key;
-    const capacity = key.wasm.msgCapacity;
-    for (let end = offset + length; offset < end; ) {
-      const n = Math.min(capacity, end - offset);
-      key.input(data, offset, n);
-      key.exports.ghash_update(slot, n);
-      offset += n;
-    }
+    this.key.feed(slot, data, offset, length, this.key.exports.ghash_update);
   }
 
   /** The lengths block for a `length`-byte message, then the tag (J0 in place) into `out`. */
@@ -216,66 +229,30 @@ export class WasmGmac implements GmacCore {
   }
 
   start(): MacKernelState {
-    return new WasmGmacState(this);
+    const key = this.key;
+    // The accumulator lives across calls, and so must the key: a slot of its own.
+    const accumulator = new Int32Array(4);
+    return new GmacState({
+      absorb: (data, offset, length) => {
+        const slot = key.own();
+        key.loadState(accumulator);
+        this.absorb(slot, data, offset, length);
+        key.saveState(accumulator);
+      },
+      finish: (tail, tailLength, messageLength, out, nonce) => {
+        const slot = key.own();
+        // J0 first: for a nonce other than 96 bits it is a GHASH of its own, through STATE.
+        this.preCounterBlock(slot, nonce);
+        key.loadState(accumulator);
+        this.absorb(slot, tail, 0, tailLength);
+        this.finishTag(slot, messageLength, out);
+      },
+      wipe: () => accumulator.fill(0),
+    });
   }
 
   wipe(): void {
     this.key.wipe();
-  }
-}
-
-/** Incremental GMAC in WebAssembly: the accumulator is carried here between calls. */
-class WasmGmacState implements MacKernelState {
-  private readonly gmac: WasmGmac;
-  private readonly accumulator = new Int32Array(4);
-  private readonly pending = new Uint8Array(16);
-  private pendingLength = 0;
-  private length = 0;
-
-  constructor(gmac: WasmGmac) {
-    this.gmac = gmac;
-  }
-
-  update(chunk: Bytes): void {
-    this.length += chunk.length;
-    let pos = 0;
-    const pending = this.pending;
-    if (this.pendingLength > 0) {
-      while (this.pendingLength < 16 && pos < chunk.length)
-        pending[this.pendingLength++] = chunk[pos++];
-      if (this.pendingLength < 16) return;
-      this.absorb(pending, 0, 16);
-      this.pendingLength = 0;
-    }
-    const whole = chunk.length - pos - ((chunk.length - pos) % 16);
-    if (whole > 0) this.absorb(chunk, pos, whole);
-    for (pos += whole; pos < chunk.length; ) pending[this.pendingLength++] = chunk[pos++];
-  }
-
-  private absorb(data: Uint8Array, offset: number, length: number): void {
-    const key = this.gmac.key;
-    // The accumulator lives across calls, and so must the key: a slot of its own.
-    const slot = key.own();
-    key.loadState(this.accumulator);
-    this.gmac.absorb(slot, data, offset, length);
-    key.saveState(this.accumulator);
-  }
-
-  finish(out: Bytes, nonce?: Bytes): void {
-    needNonce(nonce);
-    const gmac = this.gmac;
-    const slot = gmac.key.own();
-    // J0 first: for a nonce other than 96 bits it is a GHASH of its own, through STATE.
-    gmac.preCounterBlock(slot, nonce);
-    gmac.key.loadState(this.accumulator);
-    gmac.absorb(slot, this.pending, 0, this.pendingLength);
-    gmac.finishTag(slot, this.length, out);
-    this.wipe();
-  }
-
-  wipe(): void {
-    this.accumulator.fill(0);
-    this.pending.fill(0);
   }
 }
 
