@@ -1,23 +1,27 @@
 /**
  * `npm run bench -- --calibrate` (or `node --import tsx bench/calibrate.ts`): measures, per
- * algorithm family, keyed's own kernels against node:crypto at growing input sizes and prints the
- * crossovers for NATIVE_CROSSOVER in src/engine/select.ts. keyed's kernels are forced with
- * KEYED_BACKEND=js (the script re-runs itself with it); node:crypto is called directly.
+ * family of src/engine/select.ts, keyed's own kernels (KEYED_BACKEND=wasm: WebAssembly where a
+ * kernel exists, TypeScript elsewhere) against keyed on node:crypto (KEYED_BACKEND=native), each
+ * through the public `mac(…).tag()` so the wrapper's cost is in both, and prints the crossovers
+ * for NATIVE_CROSSOVER. Each backend runs in a child process of its own, interleaved size by size.
  */
 import { execFileSync } from "node:child_process";
-import { createCipheriv, createHmac, createSecretKey } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { mac } from "../src/index.js";
+import type { NativeFamily } from "../src/engine/select.js";
+import { type MacName, mac } from "../src/index.js";
 
-if (process.env.KEYED_BACKEND !== "js") {
-  execFileSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
-    env: { ...process.env, KEYED_BACKEND: "js" },
-    stdio: "inherit",
-  });
-  process.exit(0);
-}
+const SIZES = [16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384];
 
-const SIZES = [16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
+/** The algorithm whose tag stands for each family. */
+const FAMILIES: Record<NativeFamily, MacName> = {
+  "hmac-sha1": "hmac-sha1",
+  "hmac-sha256": "hmac-sha256",
+  "hmac-sha512": "hmac-sha512",
+  "hmac-sha3": "hmac-sha3-256",
+  cmac: "cmac-aes128",
+  gmac: "gmac-aes128",
+  "chacha20-poly1305": "chacha20-poly1305",
+};
 
 /** Median ns per call over a few timed batches of ~20 ms. */
 function time(fn: () => unknown): number {
@@ -27,89 +31,48 @@ function time(fn: () => unknown): number {
     let n = 0;
     const start = performance.now();
     while (performance.now() - start < 20) {
-      for (let i = 0; i < 50; i++) fn();
-      n += 50;
+      for (let i = 0; i < 10; i++) fn();
+      n += 10;
     }
     samples.push(((performance.now() - start) * 1e6) / n);
   }
   return samples.sort((a, b) => a - b)[3];
 }
 
-const key32 = new Uint8Array(32).fill(7);
-const key16 = key32.subarray(0, 16);
-const nonce = new Uint8Array(12);
-const families: [string, (m: Uint8Array) => () => unknown, (m: Uint8Array) => () => unknown][] = [];
-for (const [family, hash] of [
-  ["hmac-sha1", "sha1"],
-  ["hmac-sha256", "sha256"],
-  ["hmac-sha512", "sha512"],
-  ["hmac-sha3", "sha3-256"],
-] as const) {
-  const ours = mac(`hmac-${hash}` as "hmac-sha256", key32);
-  const k = createSecretKey(key32);
-  families.push([
-    family,
-    (m) => () => ours.tag(m),
-    (m) => () => createHmac(hash, k).update(m).digest(),
-  ]);
-}
-{
-  const ours = mac("cmac-aes128", key16);
-  const k = createSecretKey(key16);
-  families.push([
-    "cmac",
-    (m) => () => ours.tag(m),
-    (m) => () => {
-      const c = createCipheriv("aes-128-cbc", k, new Uint8Array(16)).setAutoPadding(false);
-      c.update(
-        m.length % 16 === 0 && m.length > 0
-          ? m
-          : new Uint8Array(16 * Math.ceil((m.length + 1) / 16)),
-      );
-      return c.final();
-    },
-  ]);
-}
-{
-  const ours = mac("gmac-aes128", key16);
-  const k = createSecretKey(key16);
-  families.push([
-    "gmac",
-    (m) => () => ours.tag(m),
-    (m) => () => {
-      const c = createCipheriv("aes-128-gcm", k, nonce);
-      c.setAAD(m);
-      c.final();
-      return c.getAuthTag();
-    },
-  ]);
-}
-{
-  const ours = mac("chacha20-poly1305", key32);
-  const k = createSecretKey(key32);
-  families.push([
-    "chacha20-poly1305",
-    (m) => () => ours.tag(m),
-    (m) => () => {
-      const c = createCipheriv("chacha20-poly1305", k, nonce, { authTagLength: 16 });
-      c.setAAD(m, { plaintextLength: 0 });
-      c.final();
-      return c.getAuthTag();
-    },
-  ]);
+/** In a child: ns per tag for one family at one size under the inherited KEYED_BACKEND. */
+function measure(family: NativeFamily, size: number): number {
+  const name = FAMILIES[family];
+  const key = new Uint8Array(name.startsWith("cmac") || name.startsWith("gmac") ? 16 : 32).fill(7);
+  const prepared = mac(name, key);
+  const message = new Uint8Array(size).fill(1);
+  return time(() => prepared.tag(message));
 }
 
-console.log(`| family | ${SIZES.map((s) => `${s} B js/native`).join(" | ")} | crossover |`);
-console.log(`|---|${SIZES.map(() => "---:").join("|")}|---:|`);
-for (const [family, js, native] of families) {
-  const cells: string[] = [];
-  let crossover: number | undefined;
-  for (const size of SIZES) {
-    const m = new Uint8Array(size).fill(1);
-    const a = time(js(m));
-    const b = time(native(m));
-    cells.push(`${(a / 1000).toFixed(2)}/${(b / 1000).toFixed(2)} µs`);
-    if (crossover === undefined && b < a) crossover = size;
+function inChild(backend: "wasm" | "native", family: NativeFamily, size: number): number {
+  const stdout = execFileSync(
+    process.execPath,
+    ["--import", "tsx", fileURLToPath(import.meta.url), `--measure=${family}:${size}`],
+    { env: { ...process.env, KEYED_BACKEND: backend }, encoding: "utf8" },
+  );
+  return Number(stdout);
+}
+
+const job = process.argv.find((a) => a.startsWith("--measure="));
+if (job !== undefined) {
+  const [family, size] = job.slice("--measure=".length).split(":");
+  process.stdout.write(String(measure(family as NativeFamily, Number(size))));
+} else {
+  console.log(`| family | ${SIZES.map((s) => `${s} B own/native`).join(" | ")} | crossover |`);
+  console.log(`|---|${SIZES.map(() => "---:").join("|")}|---:|`);
+  for (const family of Object.keys(FAMILIES) as NativeFamily[]) {
+    const cells: string[] = [];
+    let crossover: number | undefined;
+    for (const size of SIZES) {
+      const own = inChild("wasm", family, size);
+      const native = inChild("native", family, size);
+      cells.push(`${(own / 1000).toFixed(2)}/${(native / 1000).toFixed(2)} µs`);
+      if (crossover === undefined && native < own) crossover = size;
+    }
+    console.log(`| ${family} | ${cells.join(" | ")} | ${crossover ?? `> ${SIZES.at(-1)}`} |`);
   }
-  console.log(`| ${family} | ${cells.join(" | ")} | ${crossover ?? `> ${SIZES.at(-1)}`} |`);
 }

@@ -92,6 +92,17 @@ export interface Measurement {
   batch: number;
 }
 
+/** "keyed" and "keyed <variant>" are ours; every other contender is a peer. */
+export const isOurs = (m: { name: string }): boolean =>
+  m.name === "keyed" || m.name.startsWith("keyed ");
+
+/** 16 B, 8 KiB, 1 MiB. */
+export function sizeLabel(bytes: number): string {
+  if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes / (1 << 20)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} B`;
+}
+
 export interface CaseResult {
   algorithm: string;
   size: number;

@@ -1,5 +1,6 @@
 /**
- * HMAC: keyed against node:crypto (OpenSSL, native) and @noble/hashes (pure JS, like keyed).
+ * HMAC over every hash keyed offers: keyed against node:crypto (OpenSSL, native), @noble/hashes
+ * (pure JS, like keyed) and hash-wasm (C compiled to WebAssembly).
  *
  * "prepared" contenders set the key up once and then only tag; "one-shot" contenders set the key
  * up on every call, as code that keeps no key object does.
@@ -7,7 +8,18 @@
 import { createHmac } from "node:crypto";
 import { hmac as nobleHmac } from "@noble/hashes/hmac.js";
 import { sha1 } from "@noble/hashes/legacy.js";
-import { sha256, sha512 } from "@noble/hashes/sha2.js";
+import { sha224, sha256, sha384, sha512, sha512_224, sha512_256 } from "@noble/hashes/sha2.js";
+import { sha3_224, sha3_256, sha3_384, sha3_512 } from "@noble/hashes/sha3.js";
+import {
+  createHMAC,
+  createSHA1,
+  createSHA3,
+  createSHA224,
+  createSHA256,
+  createSHA384,
+  createSHA512,
+  type IHasher,
+} from "hash-wasm";
 import { wasmHmac } from "../src/engine/wasm.js";
 import { mac } from "../src/index.js";
 import {
@@ -21,23 +33,35 @@ import {
 } from "./harness.js";
 
 type NobleHash = Parameters<typeof nobleHmac>[0];
-type Algorithm = "hmac-sha256" | "hmac-sha512" | "hmac-sha1";
 
-const HASHES: Record<Algorithm, { node: string; noble: NobleHash }> = {
-  "hmac-sha256": { node: "sha256", noble: sha256 },
-  "hmac-sha512": { node: "sha512", noble: sha512 },
-  "hmac-sha1": { node: "sha1", noble: sha1 },
-};
+/** Per algorithm: node:crypto's name, noble's hash, and hash-wasm's (absent for SHA-512/t). */
+const HASHES = {
+  "hmac-sha1": { node: "sha1", noble: sha1, wasm: createSHA1 },
+  "hmac-sha224": { node: "sha224", noble: sha224, wasm: createSHA224 },
+  "hmac-sha256": { node: "sha256", noble: sha256, wasm: createSHA256 },
+  "hmac-sha384": { node: "sha384", noble: sha384, wasm: createSHA384 },
+  "hmac-sha512": { node: "sha512", noble: sha512, wasm: createSHA512 },
+  "hmac-sha512-224": { node: "sha512-224", noble: sha512_224, wasm: undefined },
+  "hmac-sha512-256": { node: "sha512-256", noble: sha512_256, wasm: undefined },
+  "hmac-sha3-224": { node: "sha3-224", noble: sha3_224, wasm: () => createSHA3(224) },
+  "hmac-sha3-256": { node: "sha3-256", noble: sha3_256, wasm: () => createSHA3(256) },
+  "hmac-sha3-384": { node: "sha3-384", noble: sha3_384, wasm: () => createSHA3(384) },
+  "hmac-sha3-512": { node: "sha3-512", noble: sha3_512, wasm: () => createSHA3(512) },
+} satisfies Record<
+  string,
+  { node: string; noble: NobleHash; wasm: (() => Promise<IHasher>) | undefined }
+>;
+type Algorithm = keyof typeof HASHES;
 
-const SIZES = [16, 64, 1024, 8192, 1 << 20];
+const SIZES = [16, 64, 128, 1024, 8192, 1 << 20];
 
 function isAlgorithm(name: string): name is Algorithm {
   return Object.hasOwn(HASHES, name);
 }
 
-function cases(algorithm: string): BenchCase[] {
+async function cases(algorithm: string): Promise<BenchCase[]> {
   if (!isAlgorithm(algorithm)) throw new Error(`hmac suite: unknown algorithm ${algorithm}`);
-  const { node, noble } = HASHES[algorithm];
+  const { node, noble, wasm } = HASHES[algorithm];
   // 32 bytes: under every block size here, so no contender hashes the key first.
   const key = random(32);
   const prepared = mac(algorithm, key);
@@ -47,6 +71,8 @@ function cases(algorithm: string): BenchCase[] {
   const nobleBase = nobleHmac.create(noble, key);
   const nobleWork = nobleBase.clone();
   const nobleOut = new Uint8Array(nobleBase.outputLen);
+  // hash-wasm's HMAC object keeps the keyed state; init() restarts from it.
+  const hashWasm = wasm === undefined ? undefined : await createHMAC(wasm(), key);
 
   return SIZES.map((size) => {
     const msg = random(size);
@@ -72,6 +98,17 @@ function cases(algorithm: string): BenchCase[] {
         },
       ],
     };
+    if (hashWasm !== undefined) {
+      c.contenders.push({
+        name: "hash-wasm",
+        kind: "prepared",
+        fn: () => {
+          hashWasm.init();
+          hashWasm.update(msg);
+          consume(hashWasm.digest("binary"));
+        },
+      });
+    }
     checkContenders(c, createHmac(node, key).update(msg).digest(), "node:crypto");
     return c;
   });
@@ -79,11 +116,11 @@ function cases(algorithm: string): BenchCase[] {
 
 export const hmacSuite: Suite = {
   name: "hmac",
-  algorithms: ["hmac-sha256", "hmac-sha512", "hmac-sha1"],
+  algorithms: Object.keys(HASHES),
   cases,
   allocation: () => tagAllocation("hmac-sha256", 32, true),
   notes: engineNote(
-    ["hmac-sha256", "hmac-sha512", "hmac-sha1"],
+    ["hmac-sha256", "hmac-sha512", "hmac-sha1", "hmac-sha3"],
     "the keyed rows",
     wasmHmac() === undefined ? undefined : "keyed's WebAssembly HMAC kernels (src/engine/wasm.ts)",
   ),

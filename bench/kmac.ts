@@ -23,7 +23,7 @@ const PEERS: Record<Algorithm, { noble: typeof nobleKmac128; js: typeof jsKmac12
     kmac256: { noble: nobleKmac256, js: jsKmac256, bits: 512 },
   };
 
-const SIZES = [16, 1024, 8192];
+const SIZES = [16, 64, 128, 1024, 8192, 1048576];
 
 function isAlgorithm(name: string): name is Algorithm {
   return Object.hasOwn(PEERS, name);
@@ -51,8 +51,18 @@ function cases(algorithm: string): BenchCase[] {
       algorithm,
       size,
       contenders: [
-        { name: "keyed", kind: "prepared", fn: () => consume(prepared.tag(msg, out)) },
-        { name: "keyed", kind: "one-shot", fn: () => consume(mac(algorithm, key).tag(msg)) },
+        {
+          name: "keyed",
+          kind: "prepared",
+          headline: true,
+          fn: () => consume(prepared.tag(msg, out)),
+        },
+        {
+          name: "keyed",
+          kind: "one-shot",
+          headline: true,
+          fn: () => consume(mac(algorithm, key).tag(msg)),
+        },
         { name: "noble", kind: "one-shot", fn: () => consume(noble(key, msg, { dkLen })) },
         {
           name: "noble",

@@ -15,16 +15,19 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { FORCED_BACKEND } from "../src/engine/native.js";
 import { blake3Suite } from "./blake3.js";
+import { chartSvg } from "./chart.js";
 import { cmacSuite } from "./cmac.js";
 import { equalSuite } from "./equal.js";
 import { gmacSuite } from "./gmac.js";
 import {
   type AllocationResult,
   type CaseResult,
+  isOurs,
   type Measurement,
   measureAllocation,
   runCaseAsync,
   type Suite,
+  sizeLabel,
   type TimingOptions,
 } from "./harness.js";
 import { hmacSuite } from "./hmac.js";
@@ -46,6 +49,7 @@ const SUITES: Suite[] = [
 const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = dirname(dirname(SCRIPT));
 const DOC = join(ROOT, "docs", "benchmarks.md");
+const CHARTS = join(ROOT, "docs", "charts");
 const RESULTS = join(ROOT, "bench", "results");
 
 const { values: args } = parseArgs({
@@ -110,12 +114,6 @@ function spawnChild<T>(job: string): T {
 
 // --- formatting --------------------------------------------------------------------------------
 
-function sizeLabel(bytes: number): string {
-  if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes / (1 << 20)} MiB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} B`;
-}
-
 /** Three significant digits (whole numbers from 100 up), in a unit that keeps the number short. */
 function digits(x: number): string {
   return x >= 100 ? String(Math.round(x)) : x.toPrecision(3);
@@ -157,9 +155,6 @@ function table(header: string[], rows: string[][], right: number): string {
 }
 
 const column = (m: { name: string; kind: string }): string => `${m.name} ${m.kind}`;
-
-/** "keyed" and "keyed <variant>" are ours; every other contender is a peer. */
-const isOurs = (m: Measurement): boolean => m.name === "keyed" || m.name.startsWith("keyed ");
 
 /**
  * Runs of consecutive cases with the same contenders: one table each (a suite's algorithms may
@@ -261,6 +256,8 @@ function section(suite: Suite, m: Machine, cases: CaseResult[], alloc: Allocatio
     `### Time per operation\n\n${tables(timeTable)}`,
     `### Throughput (MB/s, 10^6 bytes of message per second)\n\n${tables(rateTable)}`,
   ];
+  const charts = algorithmsOf(cases).map((a) => `![${a}](charts/${chartFile(a)})`);
+  parts.push(`### Charts (keyed and the best peer at each size)\n\n${charts.join("\n")}`);
   if (alloc.length > 0) {
     parts.push(`### Allocation (prepared key, 16-byte message)\n\n${allocationTable(alloc)}`);
   }
@@ -291,6 +288,21 @@ GC, after the loop minus before it (memory the calls kept); "heapUsed delta" is 
 the loop with no GC forced; "GC events" counts the collections that started during the loop. No
 GC and a delta of a few KiB means the calls allocate nothing.
 `;
+
+function algorithmsOf(cases: CaseResult[]): string[] {
+  return [...new Set(cases.map((c) => c.algorithm))];
+}
+
+const chartFile = (algorithm: string): string => `${algorithm}.svg`;
+
+/** docs/charts/<algorithm>.svg for every algorithm of a run. */
+function writeCharts(cases: CaseResult[]): void {
+  mkdirSync(CHARTS, { recursive: true });
+  for (const a of algorithmsOf(cases)) {
+    const own = cases.filter((c) => c.algorithm === a);
+    writeFileSync(join(CHARTS, chartFile(a)), chartSvg(a, own));
+  }
+}
 
 function writeDoc(suite: string, body: string): void {
   const start = `<!-- bench:${suite}:start -->`;
@@ -349,6 +361,7 @@ async function main(): Promise<void> {
     if (args.quick) continue;
     const file = writeJson(suite, m, cases, alloc);
     writeDoc(suite.name, body);
+    writeCharts(cases);
     log(`wrote ${file} and ${DOC}`);
   }
 }

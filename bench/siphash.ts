@@ -1,11 +1,14 @@
 /**
- * SipHash-2-4 (64-bit output): keyed's `tag` and its hash-table fast path `hashHalves`, against
- * the `siphash` package (pure JS, returns two 32-bit halves) and libsodium's crypto_shorthash.
+ * SipHash-2-4 (64-bit output): keyed's `tag`, its hash-table fast path `hashHalves` and its
+ * one-shot forms, against the `siphash` package (pure JS, returns two 32-bit halves) and
+ * libsodium's crypto_shorthash.
  */
 import { createRequire } from "node:module";
 import { endianness } from "node:os";
 import sodium from "libsodium-wrappers-sumo";
+import { siphash } from "../src/hazmat.js";
 import { siphash24 } from "../src/index.js";
+import { wasmSipHash } from "../src/mac/siphash.js";
 import {
   type AllocationCase,
   type BenchCase,
@@ -23,7 +26,7 @@ interface SipHashJs {
 
 const sipHashJs = createRequire(import.meta.url)("siphash") as SipHashJs;
 
-const SIZES = [8, 16, 64, 1024];
+const SIZES = [8, 16, 64, 128, 1024, 8192, 1 << 20];
 
 async function cases(algorithm: string): Promise<BenchCase[]> {
   if (algorithm !== "siphash-2-4") throw new Error(`siphash suite: unknown algorithm ${algorithm}`);
@@ -60,6 +63,13 @@ async function cases(algorithm: string): Promise<BenchCase[]> {
             prepared.hashHalves(msg, halves);
             consume(halvesBytes);
           },
+        },
+        { name: "keyed", kind: "one-shot", fn: () => consume(siphash24(key).tag(msg)) },
+        {
+          name: "keyed hazmat",
+          kind: "one-shot",
+          headline: true,
+          fn: () => consume(siphash(key, msg)),
         },
         {
           name: "siphash",
@@ -116,6 +126,10 @@ export const siphashSuite: Suite = {
     "a `Uint32Array`. The `siphash` package takes the key as four 32-bit words (converted once, so",
     '"prepared") and returns `{ h, l }`; its row stores both halves into a `Uint32Array`, as the',
     "hashHalves row does. libsodium is libsodium-wrappers-sumo `crypto_shorthash` (SipHash-2-4,",
-    "WebAssembly), which takes the key bytes on every call.",
+    'WebAssembly), which takes the key bytes on every call. "keyed one-shot" is',
+    '`siphash24(key).tag(msg)` and "keyed hazmat one-shot" is `siphash(key, msg)` from keyed/hazmat.',
+    wasmSipHash() === undefined
+      ? "keyed's rows run its JavaScript kernel (no WebAssembly in this run)."
+      : "keyed's rows run its WebAssembly kernel (src/engine/wasm/assembly/siphash.ts, u64 words) at every size.",
   ].join("\n"),
 };

@@ -10,9 +10,9 @@ import { equalPrefix } from "../core/equal.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName } from "../core/mac.js";
 import { copyOut } from "../engine/hybrid.js";
-import { nativeCrypto } from "../engine/native.js";
+import { type NativeCrypto, nativeCrypto } from "../engine/native.js";
 import { useNative } from "../engine/select.js";
-import { Poly1305State } from "../mac/poly1305.js";
+import { poly1305Padded } from "../mac/poly1305.js";
 
 const TAG_LENGTH = 16;
 const ZERO12 = new Uint8Array(12);
@@ -26,14 +26,10 @@ function aeadTag(
   out: Uint8Array,
   outOffset: number,
 ): void {
-  const p = new Poly1305State(polyKey);
-  p.update(aad).padToBlock();
-  p.update(ciphertext, 0, ctEnd).padToBlock();
   const lengths = new Uint8Array(16);
   writeLe64(lengths, 0, aad.length);
   writeLe64(lengths, 8, ctEnd);
-  p.update(lengths);
-  p.finish(out, outOffset);
+  poly1305Padded(polyKey, [aad, ciphertext.subarray(0, ctEnd), lengths], out, outOffset);
 }
 
 function writeLe64(out: Uint8Array, offset: number, value: number): void {
@@ -63,10 +59,75 @@ export interface Aead {
   open(sealed: Bytes): Bytes;
 }
 
+/**
+ * node:crypto's ChaCha20-Poly1305 (RFC 8439 2.8 too), from the measured crossover on: it runs
+ * OpenSSL's vectorized code at gigabytes per second.
+ */
+function nativeSeal(
+  key: Uint8Array,
+  nonce12: Uint8Array,
+  aad: Uint8Array,
+  plaintext: Bytes,
+): Bytes {
+  const cipher = (nativeCrypto as NativeCrypto).createCipheriv("chacha20-poly1305", key, nonce12, {
+    authTagLength: TAG_LENGTH,
+  });
+  cipher.setAAD(aad, { plaintextLength: plaintext.length });
+  const body = cipher.update(plaintext);
+  const tail = cipher.final();
+  const out = new Uint8Array(plaintext.length + TAG_LENGTH);
+  out.set(body);
+  out.set(tail, body.length);
+  out.set(cipher.getAuthTag(), plaintext.length);
+  body.fill(0);
+  return out;
+}
+
+/**
+ * node:crypto decrypts while it authenticates and checks the tag in final(): a wrong tag wipes
+ * what it decrypted before TAG_INVALID is thrown, so no plaintext is released either way.
+ */
+function nativeOpen(
+  key: Uint8Array,
+  nonce12: Uint8Array,
+  aad: Uint8Array,
+  sealed: Bytes,
+  ctLength: number,
+): Bytes | undefined {
+  const decipher = (nativeCrypto as NativeCrypto).createDecipheriv(
+    "chacha20-poly1305",
+    key,
+    nonce12,
+    { authTagLength: TAG_LENGTH },
+  );
+  decipher.setAuthTag(sealed.subarray(ctLength));
+  decipher.setAAD(aad, { plaintextLength: ctLength });
+  const body = decipher.update(sealed.subarray(0, ctLength));
+  try {
+    decipher.final();
+  } catch {
+    body.fill(0);
+    return undefined;
+  }
+  const plaintext = new Uint8Array(ctLength);
+  plaintext.set(body);
+  body.fill(0);
+  return plaintext;
+}
+
+function tagMismatch(): KeyedError {
+  return new KeyedError(
+    "TAG_INVALID",
+    "the tag does not match: the data or its associated data was changed, or the key or nonce is wrong.",
+  );
+}
+
 function makeAead(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array): Aead {
   return {
     seal(plaintext: Bytes): Bytes {
       assertBytes(plaintext, "plaintext");
+      if (useNative("chacha20-poly1305", plaintext.length + aad.length))
+        return nativeSeal(key, nonce12, aad, plaintext);
       const { stream, polyKey } = keystreamAndPolyKey(key, nonce12);
       const out = new Uint8Array(plaintext.length + TAG_LENGTH);
       stream.xor(plaintext, out);
@@ -84,6 +145,11 @@ function makeAead(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array): Aead {
         );
       }
       const ctLength = sealed.length - TAG_LENGTH;
+      if (useNative("chacha20-poly1305", sealed.length + aad.length)) {
+        const plaintext = nativeOpen(key, nonce12, aad, sealed, ctLength);
+        if (plaintext === undefined) throw tagMismatch();
+        return plaintext;
+      }
       const { stream, polyKey } = keystreamAndPolyKey(key, nonce12);
       const expected = new Uint8Array(TAG_LENGTH);
       aeadTag(polyKey, aad, sealed, ctLength, expected, 0);
@@ -93,10 +159,7 @@ function makeAead(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array): Aead {
       expected.fill(0);
       if (!ok) {
         stream.wipe();
-        throw new KeyedError(
-          "TAG_INVALID",
-          "the tag does not match: the data or its associated data was changed, or the key or nonce is wrong.",
-        );
+        throw tagMismatch();
       }
       const plaintext = new Uint8Array(ctLength);
       stream.xor(sealed.subarray(0, ctLength), plaintext);
@@ -129,7 +192,11 @@ function checkAeadArgs(
 /** AEAD_CHACHA20_POLY1305 (RFC 8439 2.8) under `key` (32 bytes) and `nonce` (12 bytes). */
 export function chacha20poly1305(key: Bytes, nonce: Bytes, aad?: Bytes): Aead {
   checkAeadArgs(key, nonce, aad, 12, "ChaCha20-Poly1305");
-  return makeAead(key.slice(), nonce.slice(), aad?.slice() ?? new Uint8Array(0));
+  return makeAead(
+    new Uint8Array(key),
+    new Uint8Array(nonce),
+    aad === undefined ? new Uint8Array(0) : new Uint8Array(aad),
+  );
 }
 
 /** The XChaCha20 subkey and 12-byte nonce for a 24-byte nonce (draft-irtf-cfrg-xchacha 2.3). */
@@ -147,7 +214,7 @@ function xchachaSubkey(
 export function xchacha20poly1305(key: Bytes, nonce: Bytes, aad?: Bytes): Aead {
   checkAeadArgs(key, nonce, aad, 24, "XChaCha20-Poly1305");
   const { subkey, nonce12 } = xchachaSubkey(key, nonce);
-  return makeAead(subkey, nonce12, aad?.slice() ?? new Uint8Array(0));
+  return makeAead(subkey, nonce12, aad === undefined ? new Uint8Array(0) : new Uint8Array(aad));
 }
 
 // --- the MACs: the AEAD tag with the message as associated data -----------------------------------
@@ -163,7 +230,8 @@ class ChaChaMacKernel implements MacKernel {
   private readonly extended: boolean;
 
   constructor(key: Bytes, extended: boolean) {
-    this.key = key.slice();
+    // Copies are new Uint8Arrays here: Buffer#slice gives a view, and this key is wiped.
+    this.key = new Uint8Array(key);
     this.extended = extended;
   }
 
@@ -201,7 +269,7 @@ class ChaChaMacKernel implements MacKernel {
     let length = 0;
     return {
       update: (chunk) => {
-        chunks.push(chunk.slice());
+        chunks.push(new Uint8Array(chunk));
         length += chunk.length;
       },
       finish: (out, nonce) => {

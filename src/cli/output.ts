@@ -12,7 +12,7 @@ export type SecretFormat = "hex" | "base64" | "raw";
  * the caller may wipe `secret` while an asynchronous stdout still holds the output.
  */
 export function encodeSecret(secret: Uint8Array, format: SecretFormat): Uint8Array {
-  if (format === "raw") return secret.slice();
+  if (format === "raw") return new Uint8Array(secret);
   const text = format === "hex" ? bytesToHex(secret) : bytesToBase64(secret);
   return new TextEncoder().encode(`${text}\n`);
 }

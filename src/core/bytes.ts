@@ -66,7 +66,8 @@ export function wipe(...arrays: (Uint8Array | Int32Array | Uint32Array)[]): void
 
 /** A copy of `bytes` that the caller can no longer change (and keyed can wipe). */
 export function copyBytes(bytes: Bytes): Bytes {
-  return Uint8Array.prototype.slice.call(bytes);
+  // Not bytes.slice(): on a Node Buffer that is a view of the same memory, not a copy.
+  return new Uint8Array(bytes);
 }
 
 /** Concatenates byte arrays into a new one. */

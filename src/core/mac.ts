@@ -174,8 +174,12 @@ export const DEFAULT_SAFE_MIN_TAG_LENGTH = 10;
 
 const COMMON_OPTIONS: readonly string[] = ["tagLength", "allowShortKeys", "allowShortTags"];
 
+const NO_OPTIONS: MacOptions = Object.freeze({});
+/** Shared by every MAC without a nonce: zero bytes long, so nothing is ever written to it. */
+const NO_NONCE = new Uint8Array(0);
+
 function checkOptions(algorithm: MacAlgorithm, options: unknown): MacOptions {
-  if (options === undefined) return {};
+  if (options === undefined) return NO_OPTIONS;
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
     throw new KeyedError("BAD_INPUT", `options must be an object; got ${options}.`);
   }
@@ -304,7 +308,7 @@ export class PreparedMac implements Mac {
       own.fill(0);
     }
     this.scratch = new Uint8Array(this.kernel.outputLength);
-    this.nonce = new Uint8Array(this.nonceLength);
+    this.nonce = this.nonceLength === 0 ? NO_NONCE : new Uint8Array(this.nonceLength);
     this.oneTime = algorithm.oneTime === true;
     this.encode = algorithm.fieldEncoding === "tuple" ? encodeFieldsTuple : encodeFields;
     this.shortTagReason =

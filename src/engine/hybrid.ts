@@ -3,7 +3,7 @@
  * everything to node:crypto; if it finishes first, keyed's own kernel computes the tag. Both
  * give the same bytes, so the choice is invisible except in speed.
  */
-import type { Bytes } from "../core/bytes.js";
+import { type Bytes, copyBytes } from "../core/bytes.js";
 import type { MacKernelState } from "../core/mac.js";
 import { NATIVE_CROSSOVER, type NativeFamily, useNative } from "./select.js";
 
@@ -34,7 +34,7 @@ export function hybridState(
   return {
     update(chunk) {
       if (native !== undefined) return native.update(chunk);
-      pending.push(chunk.slice());
+      pending.push(copyBytes(chunk));
       pendingLength += chunk.length;
       if (pendingLength >= threshold) {
         native = startNative();

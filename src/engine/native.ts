@@ -4,13 +4,23 @@
  * keyed's own kernels serve. Only the few calls keyed needs are typed here.
  */
 
+import { copyBytes } from "../core/bytes.js";
+
 /** The parts of node:crypto keyed uses. */
 export interface NativeCrypto {
   createSecretKey(key: Uint8Array): NativeKey;
+  /** One-shot hash (Node ≥ 20.12): no Hash object, the cheapest call into OpenSSL. */
+  hash?(algorithm: string, data: Uint8Array, outputEncoding: "buffer"): Uint8Array;
   createHmac(algorithm: string, key: NativeKey): NativeHash;
   createCipheriv(
     algorithm: string,
-    key: NativeKey,
+    key: NativeKey | Uint8Array,
+    iv: Uint8Array | null,
+    options?: { authTagLength: number },
+  ): NativeCipher;
+  createDecipheriv(
+    algorithm: string,
+    key: NativeKey | Uint8Array,
     iv: Uint8Array | null,
     options?: { authTagLength: number },
   ): NativeCipher;
@@ -27,6 +37,7 @@ export interface NativeCipher {
   setAAD(data: Uint8Array, options?: { plaintextLength: number }): NativeCipher;
   setAutoPadding(on: boolean): NativeCipher;
   getAuthTag(): Uint8Array;
+  setAuthTag(tag: Uint8Array): NativeCipher;
 }
 
 interface ProcessLike {
@@ -61,7 +72,7 @@ export class LazyNativeKey {
 
   constructor(key: Uint8Array) {
     // node:crypto refuses empty keys; keyed's own kernels handle them.
-    if (nativeCrypto !== undefined && key.length > 0) this.raw = key.slice();
+    if (nativeCrypto !== undefined && key.length > 0) this.raw = copyBytes(key);
   }
 
   /** True when node:crypto is available for this key. */

@@ -33,6 +33,7 @@ export class WasmKernels<E extends KernelExports> {
   private nextSlot: number;
   private readonly free: number[] = [];
   private view: Uint8Array;
+  private wordView: Int32Array;
   private readonly registry = new FinalizationRegistry<number>((slot) => this.release(slot));
 
   constructor(exports: E, slotSize: number) {
@@ -43,13 +44,25 @@ export class WasmKernels<E extends KernelExports> {
     this.out = exports.OUT.value;
     this.nextSlot = exports.SLOTS.value;
     this.view = new Uint8Array(exports.memory.buffer);
+    this.wordView = new Int32Array(exports.memory.buffer);
   }
 
-  /** The module's memory as bytes (a new view after the memory grows). */
+  /**
+   * The module's memory as bytes (a new view after the memory grows). memory.grow detaches the old
+   * buffer, and a detached view has length 0: cheaper to test than reading `memory.buffer`.
+   */
   bytes(): Uint8Array {
-    if (this.view.buffer !== this.exports.memory.buffer)
+    if (this.view.byteLength === 0) {
       this.view = new Uint8Array(this.exports.memory.buffer);
+      this.wordView = new Int32Array(this.exports.memory.buffer);
+    }
     return this.view;
+  }
+
+  /** The memory as 32-bit words (a new view after the memory grows). */
+  words(): Int32Array {
+    this.bytes();
+    return this.wordView;
   }
 
   /** A zeroed key slot, released (and zeroed) when `owner` is collected unless freed first. */

@@ -4,11 +4,13 @@
  *
  * The 25 lanes of 64 bits are pairs of 32-bit integers (low word first, so byte p of the state is
  * byte p & 3 of word p >> 2). The permutation uses only XOR, AND, NOT and fixed rotations: constant
- * time by construction.
+ * time by construction. Where the WebAssembly kernel loads (src/engine/wasm-keccak.ts), the sponge
+ * runs its permutations and whole-block absorbs there, on native 64-bit lanes; the state stays here.
  */
 import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { leftEncode, rightEncode } from "../core/fields.js";
+import { absorbWords, permuteWords, wasmKeccak } from "../engine/wasm-keccak.js";
 import { assertDigestTarget, type HashFunction, type HashState } from "./hash.js";
 
 // Round constants (FIPS 202 3.2.5, the rc(t) LFSR), ρ offsets and π positions (3.2.2, 3.2.3),
@@ -154,6 +156,14 @@ export class Keccak implements HashState {
     const s = this.state;
     const rate = this.blockLength;
     let pos = this.pos;
+    if (pos + end - offset >= rate) {
+      // At least one permutation: worth the trip to WebAssembly.
+      const wasm = wasmKeccak();
+      if (wasm !== undefined) {
+        this.pos = absorbWords(wasm, s, pos, rate, data, offset, end);
+        return;
+      }
+    }
     while (offset < end) {
       if (pos === 0 && end - offset >= rate) {
         // A whole block, a word at a time.
@@ -164,16 +174,23 @@ export class Keccak implements HashState {
             (data[offset + 2] << 16) |
             (data[offset + 3] << 24);
         }
-        keccakF1600(s);
+        this.permute();
         continue;
       }
       s[pos >> 2] ^= data[offset++] << ((pos & 3) << 3);
       if (++pos === rate) {
-        keccakF1600(s);
+        this.permute();
         pos = 0;
       }
     }
     this.pos = pos;
+  }
+
+  /** Keccak-f[1600] on the state: in WebAssembly where it loads, else keccakF1600. */
+  private permute(): void {
+    const wasm = wasmKeccak();
+    if (wasm !== undefined) permuteWords(wasm, this.state);
+    else keccakF1600(this.state);
   }
 
   /** Pads (FIPS 202 5.1 pad10*1 after the suffix) and switches to squeezing. */
@@ -182,7 +199,7 @@ export class Keccak implements HashState {
     s[this.pos >> 2] ^= this.suffix << ((this.pos & 3) << 3);
     const last = this.blockLength - 1;
     s[last >> 2] ^= 0x80 << ((last & 3) << 3);
-    keccakF1600(s);
+    this.permute();
     this.pos = 0;
     this.squeezing = true;
   }
@@ -195,7 +212,7 @@ export class Keccak implements HashState {
     let pos = this.pos;
     for (let i = 0; i < length; i++) {
       if (pos === rate) {
-        keccakF1600(s);
+        this.permute();
         pos = 0;
       }
       out[offset + i] = s[pos >> 2] >>> ((pos & 3) << 3);
@@ -300,10 +317,15 @@ export function shake(strength: Strength, message: Bytes, length: number): Bytes
 
 export { leftEncode, rightEncode };
 
+/** A string's length in bits, as encode_string (2.3.2) writes it. */
+function encodedBits(byteLength: number): number {
+  if (byteLength > (2 ** 53 - 1) / 8) throw new KeyedError("LENGTH", "string too long to encode.");
+  return byteLength * 8;
+}
+
 /** The prefix of encode_string(S) (2.3.2): left_encode of S's length in bits. */
 export function encodeStringPrefix(byteLength: number): Uint8Array {
-  if (byteLength > (2 ** 53 - 1) / 8) throw new KeyedError("LENGTH", "string too long to encode.");
-  return leftEncode(byteLength * 8);
+  return leftEncode(encodedBits(byteLength));
 }
 
 /** Absorbs encode_string(S) = left_encode(len(S) in bits) ‖ S. */
@@ -313,17 +335,59 @@ export function absorbEncodedString(sponge: Keccak, s: Uint8Array): void {
   sponge.absorb(s, 0, s.length);
 }
 
+/**
+ * Writes left_encode(x) (2.3.1) at out[at..) and returns where it ends; with no `out`, only
+ * measures.
+ */
+function putLeftEncode(out: Uint8Array | undefined, at: number, x: number): number {
+  let n = 1;
+  while (x >= 256 ** n) n++;
+  if (out !== undefined) {
+    out[at] = n;
+    for (let i = n, v = x; i > 0; i--, v = Math.floor(v / 256)) out[at + i] = v % 256;
+  }
+  return at + 1 + n;
+}
+
+/**
+ * Writes bytepad(encode_string(x1) ‖ encode_string(x2) ‖ …, rate) (2.3.3) for each group of
+ * strings, one after another, at out[at..) (zero padding included) and returns where it ends;
+ * with no `out`, only measures. Writing in place lets KMAC put its key block straight into
+ * WebAssembly memory.
+ */
+export function putBytepad(
+  out: Uint8Array | undefined,
+  at: number,
+  groups: readonly (readonly Uint8Array[])[],
+  rate: number,
+): number {
+  for (const strings of groups) {
+    const start = at;
+    at = putLeftEncode(out, at, rate);
+    for (const s of strings) {
+      at = putLeftEncode(out, at, encodedBits(s.length));
+      out?.set(s, at);
+      at += s.length;
+    }
+    const end = start + Math.ceil((at - start) / rate) * rate;
+    out?.fill(0, at, end);
+    at = end;
+  }
+  return at;
+}
+
+/** bytepad of each group (see putBytepad), as whole blocks in a new array. */
+export function bytepad(groups: readonly (readonly Uint8Array[])[], rate: number): Uint8Array {
+  const out = new Uint8Array(putBytepad(undefined, 0, groups, rate));
+  putBytepad(out, 0, groups, rate);
+  return out;
+}
+
 /** Absorbs bytepad(encode_string(x1) ‖ encode_string(x2) ‖ …, rate) (2.3.3). */
 export function absorbBytepad(sponge: Keccak, strings: Uint8Array[]): void {
-  const w = leftEncode(sponge.blockLength);
-  sponge.absorb(w, 0, w.length);
-  let total = w.length;
-  for (const s of strings) {
-    absorbEncodedString(sponge, s);
-    total += encodeStringPrefix(s.length).length + s.length;
-  }
-  const padding = (sponge.blockLength - (total % sponge.blockLength)) % sponge.blockLength;
-  sponge.absorb(new Uint8Array(padding), 0, padding);
+  const padded = bytepad([strings], sponge.blockLength);
+  sponge.absorb(padded, 0, padded.length);
+  padded.fill(0);
 }
 
 /**

@@ -6,19 +6,46 @@
  * The prefix blocks (function name, customization and padded key) depend only on the key and S, so
  * they are absorbed once per key and each tag starts from a copy of that sponge state.
  */
-import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
+import { assertBytes, assertInteger, type Bytes, copyBytes } from "../core/bytes.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
 import { PreparedMac } from "../core/mac.js";
 import {
+  absorbInWasm,
+  finishInWasm,
+  KECCAK_STATE_BYTES,
+  keccakLayout,
+  type WasmKeccak,
+  wasmKeccak,
+} from "../engine/wasm-keccak.js";
+import {
   absorbBytepad,
+  bytepad,
   bytesOrText,
   cshakeSponge,
   type Keccak,
+  putBytepad,
+  rateOf,
   rightEncode,
   type Strength,
 } from "../hash/keccak.js";
 
 const KMAC = new TextEncoder().encode("KMAC");
+/** cSHAKE's domain bits 00 with pad10*1's first 1 (SP 800-185 3.3). */
+const CSHAKE_SUFFIX = 0x04;
+
+/**
+ * right_encode(bits) for the output lengths in use: public, read-only, and slow to build. Cached up
+ * to the longest tag (64 KiB), so hazmat calls with arbitrary lengths cannot grow the cache.
+ */
+const SUFFIXES = new Map<number, Uint8Array>();
+function suffixFor(bits: number): Uint8Array {
+  let suffix = SUFFIXES.get(bits);
+  if (suffix === undefined) {
+    suffix = rightEncode(bits);
+    if (bits <= 8 * 65536) SUFFIXES.set(bits, suffix);
+  }
+  return suffix;
+}
 
 /** The sponge after cSHAKE's prefix and bytepad(encode_string(K)): what every tag starts from. */
 function keyedSponge(strength: Strength, key: Uint8Array, customization: Uint8Array): Keccak {
@@ -27,12 +54,37 @@ function keyedSponge(strength: Strength, key: Uint8Array, customization: Uint8Ar
   return sponge;
 }
 
+/**
+ * KMAC under one key. With the WebAssembly kernel (src/engine/wasm-keccak.ts), the first use runs
+ * from the zero state over the prefix blocks, the message and right_encode(L) in one call; from
+ * the second use on, the prefix blocks are absorbed once into a key slot and each tag is one call
+ * from a copy of it. Without WebAssembly, keyed's JavaScript sponge does the same from a prepared
+ * copy.
+ */
 export class KmacKernel implements MacKernel {
   readonly outputLength: number;
-  private readonly prepared: Keccak;
-  private readonly work: Keccak;
+  private readonly rate: number;
   /** right_encode(L) (or right_encode(0) for KMACXOF), fixed per key. */
   private readonly suffix: Uint8Array;
+  private readonly wasm: WasmKeccak | undefined;
+  /**
+   * With WebAssembly, until the key slot holds their sponge state: the strings of the prefix
+   * blocks, bytepad(encode_string("KMAC") ‖ encode_string(S)) ‖ bytepad(encode_string(K)). The
+   * key is keyed's own copy, wiped once the slot is set up.
+   */
+  private prefix: readonly (readonly Uint8Array[])[] | undefined;
+  private key: Uint8Array | undefined;
+  /** The key slot with the prepared state, or 0 before the second use. */
+  private slot = 0;
+  private uses = 0;
+  /**
+   * Streams not yet finished: their states (as key-equivalent as the prepared one) are wiped with
+   * it. Weak, so an abandoned stream is still collected (and its slot released).
+   */
+  private readonly streams = new Set<WeakRef<MacKernelState>>();
+  /** Without WebAssembly: the prepared sponge and a working copy. */
+  private readonly prepared: Keccak | undefined;
+  private readonly work: Keccak | undefined;
 
   constructor(
     strength: Strength,
@@ -42,35 +94,148 @@ export class KmacKernel implements MacKernel {
     xof = false,
   ) {
     this.outputLength = outputLength;
-    this.prepared = keyedSponge(strength, key, customization);
-    this.work = this.prepared.clone();
-    this.suffix = rightEncode(xof ? 0 : outputLength * 8);
+    this.rate = rateOf(strength);
+    this.suffix = suffixFor(xof ? 0 : outputLength * 8);
+    this.wasm = wasmKeccak();
+    if (this.wasm !== undefined) {
+      this.key = copyBytes(key);
+      this.prefix = [[KMAC, copyBytes(customization)], [this.key]];
+    } else {
+      this.prepared = keyedSponge(strength, key, customization);
+      this.work = this.prepared.clone();
+    }
+  }
+
+  /**
+   * The state a tag starts from: the key slot, or (first use) ZERO with the prefix blocks still to
+   * absorb. A slot is set up on the second use: a one-shot `mac(…).tag(…)` is cheaper without one,
+   * and leaves none behind for the garbage collector to release.
+   */
+  private source(wasm: WasmKeccak): number {
+    if (this.slot !== 0) return this.slot;
+    if (this.uses++ === 0) return keccakLayout.zero;
+    const slot = wasm.allocate(this);
+    this.absorbPrefix(wasm, slot);
+    this.key?.fill(0);
+    this.key = undefined;
+    this.prefix = undefined;
+    this.slot = slot;
+    return slot;
+  }
+
+  /** Absorbs the prefix blocks into the zero state at `state` (they end on a block boundary). */
+  private absorbPrefix(wasm: WasmKeccak, state: number): void {
+    const prefix = this.prefix as readonly (readonly Uint8Array[])[];
+    const length = putBytepad(undefined, 0, prefix, this.rate);
+    if (length <= wasm.msgCapacity) {
+      putBytepad(wasm.bytes(), wasm.msg, prefix, this.rate);
+      wasm.exports.absorb(state, 0, length, this.rate);
+      wasm.bytes().fill(0, wasm.msg, wasm.msg + length);
+    } else {
+      const blocks = bytepad(prefix, this.rate);
+      absorbInWasm(wasm, state, 0, this.rate, blocks);
+      blocks.fill(0);
+    }
   }
 
   compute(message: Bytes, out: Bytes): void {
-    const work = this.prepared.copyTo(this.work);
-    work.absorb(message, 0, message.length);
-    this.finishInto(work, out);
+    const wasm = this.wasm;
+    if (wasm === undefined) {
+      const work = (this.prepared as Keccak).copyTo(this.work as Keccak);
+      work.absorb(message, 0, message.length);
+      this.finishJs(work, out);
+      return;
+    }
+    const source = this.source(wasm);
+    const prefix = source === this.slot ? undefined : this.prefix;
+    const rate = this.rate;
+    const prefixLength = prefix === undefined ? 0 : putBytepad(undefined, 0, prefix, rate);
+    const suffix = this.suffix;
+    const length = prefixLength + message.length + suffix.length;
+    if (length <= wasm.msgCapacity && this.outputLength <= keccakLayout.outCapacity) {
+      // One call: MSG ← [prefix blocks ‖] X ‖ right_encode(L).
+      const memory = wasm.bytes();
+      const msg = wasm.msg;
+      if (prefix !== undefined) putBytepad(memory, msg, prefix, rate);
+      memory.set(message, msg + prefixLength);
+      memory.set(suffix, msg + prefixLength + message.length);
+      wasm.exports.tag(source, length, rate, CSHAKE_SUFFIX, this.outputLength);
+      wasm.takeOut(out, this.outputLength, length);
+      return;
+    }
+    // Long messages or outputs: the same steps in pieces, on the scratch state.
+    const state = keccakLayout.state;
+    wasm.bytes().copyWithin(state, source, source + KECCAK_STATE_BYTES);
+    if (prefix !== undefined) this.absorbPrefix(wasm, state);
+    this.finishWasm(wasm, state, absorbInWasm(wasm, state, 0, rate, message), out);
+    wasm.bytes().fill(0, state, state + KECCAK_STATE_BYTES);
   }
 
-  private finishInto(work: Keccak, out: Bytes): void {
+  /** Absorbs right_encode(L), pads and squeezes the tag from the sponge at `state`. */
+  private finishWasm(wasm: WasmKeccak, state: number, pos: number, out: Bytes): void {
+    pos = absorbInWasm(wasm, state, pos, this.rate, this.suffix);
+    finishInWasm(wasm, state, pos, this.rate, CSHAKE_SUFFIX, out, this.outputLength);
+  }
+
+  private finishJs(work: Keccak, out: Bytes): void {
     work.absorb(this.suffix, 0, this.suffix.length);
     work.squeeze(out, 0, this.outputLength);
     work.wipe();
   }
 
   start(): MacKernelState {
-    const state = this.prepared.clone();
+    const stream = this.wasm === undefined ? this.startJs() : this.startWasm(this.wasm);
+    const streams = this.streams;
+    const ref = new WeakRef(stream);
+    streams.add(ref);
+    const wipe = stream.wipe;
+    stream.wipe = () => {
+      streams.delete(ref);
+      wipe();
+    };
+    return stream;
+  }
+
+  private startJs(): MacKernelState {
+    const state = (this.prepared as Keccak).clone();
     return {
       update: (chunk) => state.absorb(chunk, 0, chunk.length),
-      finish: (out) => this.finishInto(state, out),
+      finish: (out) => this.finishJs(state, out),
       wipe: () => state.wipe(),
     };
   }
 
+  /** A stream whose sponge lives in a slot of its own, from a copy of the key's state. */
+  private startWasm(wasm: WasmKeccak): MacKernelState {
+    const source = this.source(wasm);
+    let slot = 0;
+    let pos = 0;
+    const stream: MacKernelState = {
+      update: (chunk) => {
+        pos = absorbInWasm(wasm, slot, pos, this.rate, chunk);
+      },
+      finish: (out) => this.finishWasm(wasm, slot, pos, out),
+      wipe: () => {
+        if (slot === 0) return;
+        wasm.release(slot, stream);
+        slot = 0;
+      },
+    };
+    slot = wasm.allocate(stream);
+    if (source === this.slot) wasm.bytes().copyWithin(slot, source, source + KECCAK_STATE_BYTES);
+    else this.absorbPrefix(wasm, slot);
+    return stream;
+  }
+
   wipe(): void {
-    this.prepared.wipe();
-    this.work.wipe();
+    for (const ref of this.streams) ref.deref()?.wipe();
+    if (this.wasm !== undefined && this.slot !== 0) this.wasm.release(this.slot, this);
+    this.slot = 0;
+    this.key?.fill(0);
+    this.key = undefined;
+    this.prefix = undefined;
+    this.prepared?.wipe();
+    this.work?.wipe();
   }
 }
 

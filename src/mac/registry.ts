@@ -30,10 +30,13 @@ const ALGORITHMS: Partial<Record<MacName, MacAlgorithm>> = {
   ...SIPHASH_ALGORITHMS,
 };
 
+/** A Map: a lookup costs a fraction of a big object literal's (which V8 keeps as a dictionary). */
+const BY_NAME: ReadonlyMap<string, MacAlgorithm> = new Map(Object.entries(ALGORITHMS));
+
 /** The algorithm record for `name`, or UNKNOWN_ALGORITHM. */
 export function macAlgorithm(name: MacName): MacAlgorithm {
   assertString(name, "name");
-  const algorithm = Object.hasOwn(ALGORITHMS, name) ? ALGORITHMS[name] : undefined;
+  const algorithm = BY_NAME.get(name);
   if (algorithm === undefined) {
     throw new KeyedError(
       "UNKNOWN_ALGORITHM",

@@ -337,7 +337,7 @@ export function tcpAoOption(segment: Bytes): TcpAoOption | undefined {
     length,
     keyId: segment[offset + 2],
     rNextKeyId: segment[offset + 3],
-    mac: segment.slice(offset + 4, offset + length),
+    mac: copyBytes(segment.subarray(offset + 4, offset + length)),
   };
 }
 

@@ -11,7 +11,7 @@
  * purposes without a token for one being accepted for another. The receiver names the algorithm;
  * the token's algorithm byte is only checked, never obeyed.
  */
-import { assertBytes, assertString, type Bytes } from "../core/bytes.js";
+import { assertBytes, assertString, type Bytes, copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { encodeFields } from "../core/fields.js";
 import type { MacName } from "../core/mac.js";
@@ -251,6 +251,6 @@ export function open(key: Bytes, token: Bytes, options: OpenOptions): Opened {
       );
     }
   }
-  result.payload = token.slice(o, bodyLength);
+  result.payload = copyBytes(token.subarray(o, bodyLength));
   return result;
 }

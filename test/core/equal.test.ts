@@ -20,12 +20,15 @@ describe("equal", () => {
     assert.equal(equal(new Uint8Array(0), Uint8Array.of(0)), false);
     assert.equal(equal(new Uint8Array(0), new Uint8Array(0)), true);
   });
-  it("notices a difference in any single bit", () => {
-    const a = new Uint8Array(32).fill(0x5a);
-    for (let bit = 0; bit < 256; bit++) {
-      const b = a.slice();
-      b[bit >> 3] ^= 1 << (bit & 7);
-      assert.equal(equal(a, b), false);
+  it("notices a difference in any single bit, at every length and position", () => {
+    for (let length = 1; length <= 41; length++) {
+      const a = new Uint8Array(length).fill(0x5a);
+      for (let bit = 0; bit < 8 * length; bit++) {
+        const b = a.slice();
+        b[bit >> 3] ^= 1 << (bit & 7);
+        assert.equal(equal(a, b), false, `length ${length}, bit ${bit}`);
+        assert.equal(equal(atOffset(b, 3), a), false, `length ${length}, bit ${bit}, offset view`);
+      }
     }
   });
   it("compares subarray views by content", () => {

@@ -1,0 +1,410 @@
+// asc: --enable simd
+// AssemblyScript: Poly1305 (RFC 8439 section 2.5). The JavaScript side writes a 32-byte one-time
+// key r ‖ s into a state area (a key slot, or ONE_SHOT for work that finishes within one call
+// from JavaScript), the message into MSG, and reads the 16-byte tag from OUT. The state (r and
+// its powers, s, the accumulator h and a partial block) stays in the state area between calls,
+// so a stream costs one call per chunk and a message up to MSG_CAPACITY bytes one call in all:
+// mac = init + update + finish. The kernel zeroes the MSG bytes it read and the state area once
+// the tag is out.
+//
+// Arithmetic: poly1305-donna-32. h and r are five 26-bit limbs; products are 64-bit; limbs that
+// wrap past 2^130 are multiplied by 5 (2^130 ≡ 5 mod p). Long inputs take a SIMD path: two
+// Horner lanes over even and odd blocks, four blocks per step (h·r^4 + m·r^2 + m', the scheme
+// of poly1305-opt's SSE2 code and of Goll and Gueron, "Vectorization of Poly1305 Message
+// Authentication Code", ITNG 2015), 32×32→64-bit products by i64x2.extmul, and the lanes
+// combined at the end as a·r^2 + b·r.
+//
+// Constant time: no branch and no memory index depends on the key, the accumulator or the
+// message bytes (only on lengths). The final reduction h mod p and the tag h + s use masks and
+// carries.
+
+// Memory map (bytes). Key slots start at SLOTS and are managed by the JavaScript side.
+export const OUT: usize = 1024; // the tag
+const ZEROS: usize = 1088; // 64 bytes that stay zero
+export const ONE_SHOT: usize = 1152; // a state area for calls that finish before returning
+export const MSG: usize = 4096; // the message, up to MSG_CAPACITY bytes and 16 of padding
+export const MSG_CAPACITY: usize = 65536;
+export const SLOTS: usize = 69632 + 64;
+export const STATE_SIZE: usize = 560;
+
+// State area layout: the raw key r ‖ s at +0 until init, then:
+const PARTIAL: usize = 0; // bytes of an incomplete block (r's raw bytes cleared)
+const S: usize = 16; // s, four u32 words, where the key brought them
+const R: usize = 32; // r, five u32 limbs
+const H: usize = 52; // h, five u32 limbs (partially reduced: each < 2^28)
+const R2: usize = 72; // r^2 limbs, once the SIMD path has run
+const R4: usize = 92; // r^4 limbs
+const FILL: usize = 112; // u32: bytes in PARTIAL
+const POWERS: usize = 116; // u32: 1 once R2, R4 and the tables below are set
+// Three tables of nine SIMD multipliers (16 bytes each): limbs 0-4 of a power, then 5× limbs 1-4
+// (for the columns that wrap past 2^130). SQUARE and FOURTH hold r^2 and r^4 in every 32-bit
+// lane; COMBINE holds r^2 in lanes 0 and 2 and r in lanes 1 and 3.
+const SQUARE: usize = 128;
+const FOURTH: usize = 272;
+const COMBINE: usize = 416;
+
+const M26: u64 = 0x3ffffff;
+const HIBIT: u32 = 1 << 24; // 2^128 in the top limb
+/** Blocks past which (with the last) the SIMD path pays for r^2, r^4 and combining the lanes. */
+const SIMD_MIN_BLOCKS: usize = 20;
+
+/** Clamps r (RFC 8439 2.5.1: r &= 0x0ffffffc0ffffffc0ffffffc0fffffff) and splits it into limbs. */
+export function init(st: usize): void {
+  const t0 = load<u32>(st);
+  const t1 = load<u32>(st, 4);
+  const t2 = load<u32>(st, 8);
+  const t3 = load<u32>(st, 12);
+  v128.store(st + PARTIAL, i64x2.splat(0));
+  store<u32>(st, t0 & 0x3ffffff, R);
+  store<u32>(st, ((t0 >> 26) | (t1 << 6)) & 0x3ffff03, R + 4);
+  store<u32>(st, ((t1 >> 20) | (t2 << 12)) & 0x3ffc0ff, R + 8);
+  store<u32>(st, ((t2 >> 14) | (t3 << 18)) & 0x3f03fff, R + 12);
+  store<u32>(st, (t3 >> 8) & 0x00fffff, R + 16);
+  store<u64>(st, 0, H);
+  store<u64>(st, 0, H + 8);
+  store<u32>(st, 0, H + 16);
+  store<u64>(st, 0, FILL); // and POWERS
+}
+
+/**
+ * For each 16-byte block m in [p, end): h = (h + m + 2^128)·r mod p (partially reduced), h and r
+ * five limbs at hp and rp; the last block adds lastHibit·2^128 instead (0 for a padded block).
+ */
+function blocks(hp: usize, rp: usize, p: usize, end: usize, lastHibit: u32): void {
+  const r0 = <u64>load<u32>(rp);
+  const r1 = <u64>load<u32>(rp, 4);
+  const r2 = <u64>load<u32>(rp, 8);
+  const r3 = <u64>load<u32>(rp, 12);
+  const r4 = <u64>load<u32>(rp, 16);
+  const s1 = r1 * 5;
+  const s2 = r2 * 5;
+  const s3 = r3 * 5;
+  const s4 = r4 * 5;
+  let h0 = <u64>load<u32>(hp);
+  let h1 = <u64>load<u32>(hp, 4);
+  let h2 = <u64>load<u32>(hp, 8);
+  let h3 = <u64>load<u32>(hp, 12);
+  let h4 = <u64>load<u32>(hp, 16);
+  for (; p < end; p += 16) {
+    const hibit = p + 16 < end ? HIBIT : lastHibit;
+    h0 += <u64>(load<u32>(p) & 0x3ffffff);
+    h1 += <u64>((load<u32>(p, 3) >> 2) & 0x3ffffff);
+    h2 += <u64>((load<u32>(p, 6) >> 4) & 0x3ffffff);
+    h3 += <u64>((load<u32>(p, 9) >> 6) & 0x3ffffff);
+    h4 += <u64>((load<u32>(p, 12) >> 8) | hibit);
+    let d0 = h0 * r0 + h1 * s4 + h2 * s3 + h3 * s2 + h4 * s1;
+    let d1 = h0 * r1 + h1 * r0 + h2 * s4 + h3 * s3 + h4 * s2;
+    let d2 = h0 * r2 + h1 * r1 + h2 * r0 + h3 * s4 + h4 * s3;
+    let d3 = h0 * r3 + h1 * r2 + h2 * r1 + h3 * r0 + h4 * s4;
+    let d4 = h0 * r4 + h1 * r3 + h2 * r2 + h3 * r1 + h4 * r0;
+    d1 += d0 >> 26;
+    d2 += d1 >> 26;
+    d3 += d2 >> 26;
+    d4 += d3 >> 26;
+    h0 = (d0 & M26) + (d4 >> 26) * 5;
+    h1 = (d1 & M26) + (h0 >> 26);
+    h0 &= M26;
+    h2 = d2 & M26;
+    h3 = d3 & M26;
+    h4 = d4 & M26;
+  }
+  store<u32>(hp, <u32>h0);
+  store<u32>(hp, <u32>h1, 4);
+  store<u32>(hp, <u32>h2, 8);
+  store<u32>(hp, <u32>h3, 12);
+  store<u32>(hp, <u32>h4, 16);
+}
+
+// --- the SIMD path ---------------------------------------------------------------------------------
+
+/**
+ * One column of a product of two-lane limb vectors: Σ h_i·c_i, where h is packed as
+ * [a0 b0 a1 b1], [a2 b2 a3 b3], [a4 b4 · ·] (32-bit lanes; a, b the two Horner lanes) and c_i is
+ * a multiplier limb (or 5× it) in the lanes that meet lane a and lane b.
+ */
+@inline function column(h01: v128, h23: v128, h4: v128, c0: v128, c1: v128, c2: v128, c3: v128, c4: v128): v128 {
+  return i64x2.add(
+    i64x2.add(
+      i64x2.add(i64x2.extmul_low_i32x4_u(h01, c0), i64x2.extmul_high_i32x4_u(h01, c1)),
+      i64x2.add(i64x2.extmul_low_i32x4_u(h23, c2), i64x2.extmul_high_i32x4_u(h23, c3)),
+    ),
+    i64x2.extmul_low_i32x4_u(h4, c4),
+  );
+}
+
+/** Packs two 64-bit-lane limb vectors [x_a x_b], [y_a y_b] into 32-bit lanes [x_a x_b y_a y_b]. */
+@inline function pack(x: v128, y: v128): v128 {
+  return i32x4.shuffle(x, y, 0, 2, 4, 6);
+}
+
+/** Multiplier `index` (0-8) of the table at `table`. */
+@inline function multiplier(table: usize, index: usize): v128 {
+  return v128.load(table + (index << 4));
+}
+
+@inline function copyLimbs(dst: usize, src: usize): void {
+  store<u64>(dst, load<u64>(src));
+  store<u64>(dst, load<u64>(src, 8), 8);
+  store<u32>(dst, load<u32>(src, 16), 16);
+}
+
+/** r^2, r^4 and the multiplier tables, on first use: r^2 = (r + 0)·r, r^4 = (r^2 + 0)·r^2. */
+function powers(st: usize): void {
+  if (load<u32>(st, POWERS) != 0) return;
+  copyLimbs(st + R2, st + R);
+  blocks(st + R2, st + R, ZEROS, ZEROS + 16, 0);
+  copyLimbs(st + R4, st + R2);
+  blocks(st + R4, st + R2, ZEROS, ZEROS + 16, 0);
+  for (let i: usize = 0; i < 5; i++) {
+    const r = load<u32>(st + R + (i << 2));
+    const squared = load<u32>(st + R2 + (i << 2));
+    const fourth = load<u32>(st + R4 + (i << 2));
+    // Entry i, and for i ≥ 1 entry 4 + i with 5× the limb (entry 4 is rewritten at i = 4).
+    v128.store(st + SQUARE + (i << 4), i32x4.splat(squared));
+    v128.store(st + SQUARE + ((4 + i) << 4), i32x4.splat(squared * 5));
+    v128.store(st + FOURTH + (i << 4), i32x4.splat(fourth));
+    v128.store(st + FOURTH + ((4 + i) << 4), i32x4.splat(fourth * 5));
+    v128.store(st + COMBINE + (i << 4), i64x2.splat(<i64>squared | (<i64>r << 32)));
+    v128.store(st + COMBINE + ((4 + i) << 4), i64x2.splat(<i64>(squared * 5) | (<i64>(r * 5) << 32)));
+  }
+  store<u32>(st, 1, POWERS);
+}
+
+/**
+ * Absorbs 2 + 4·steps blocks from p with two Horner lanes: lane a starts as h + m0, lane b as m1;
+ * each step is (a, b) = (a, b)·r^4 + (m_i, m_i+1)·r^2 + (m_i+2, m_i+3), and a last step with the
+ * COMBINE multipliers and no message (the m·r^2 half skipped) gives (a·r^2, b·r), whose sum is h.
+ */
+function blocksSimd(st: usize, p: usize, steps: usize): void {
+  powers(st);
+  const mask = i64x2.splat(M26);
+  const zero = i64x2.splat(0);
+  let hibit = i64x2.splat(HIBIT);
+  const u0 = multiplier(st + SQUARE, 0);
+  const u1 = multiplier(st + SQUARE, 1);
+  const u2 = multiplier(st + SQUARE, 2);
+  const u3 = multiplier(st + SQUARE, 3);
+  const u4 = multiplier(st + SQUARE, 4);
+  const v1 = multiplier(st + SQUARE, 5);
+  const v2 = multiplier(st + SQUARE, 6);
+  const v3 = multiplier(st + SQUARE, 7);
+  const v4 = multiplier(st + SQUARE, 8);
+  let table = st + FOURTH;
+
+  // Blocks 0 and 1 in 64-bit lanes [m0, m1], limb by limb, with h added to lane a.
+  let lo = i64x2.shuffle(v128.load(p), v128.load(p, 16), 0, 2);
+  let hi = i64x2.shuffle(v128.load(p), v128.load(p, 16), 1, 3);
+  let h0 = i64x2.add(v128.and(lo, mask), i64x2.replace_lane(zero, 0, <i64>load<u32>(st, H)));
+  let h1 = i64x2.add(v128.and(i64x2.shr_u(lo, 26), mask), i64x2.replace_lane(zero, 0, <i64>load<u32>(st, H + 4)));
+  let h2 = i64x2.add(
+    v128.and(v128.or(i64x2.shr_u(lo, 52), i64x2.shl(hi, 12)), mask),
+    i64x2.replace_lane(zero, 0, <i64>load<u32>(st, H + 8)),
+  );
+  let h3 = i64x2.add(v128.and(i64x2.shr_u(hi, 14), mask), i64x2.replace_lane(zero, 0, <i64>load<u32>(st, H + 12)));
+  let h4 = i64x2.add(v128.or(i64x2.shr_u(hi, 40), hibit), i64x2.replace_lane(zero, 0, <i64>load<u32>(st, H + 16)));
+  p += 32;
+
+  while (true) {
+    if (steps == 0) {
+      table = st + COMBINE;
+      hibit = zero;
+      p = ZEROS;
+    }
+    const w0 = multiplier(table, 0);
+    const w1 = multiplier(table, 1);
+    const w2 = multiplier(table, 2);
+    const w3 = multiplier(table, 3);
+    const w4 = multiplier(table, 4);
+    const x1 = multiplier(table, 5);
+    const x2 = multiplier(table, 6);
+    const x3 = multiplier(table, 7);
+    const x4 = multiplier(table, 8);
+    const a01 = pack(h0, h1);
+    const a23 = pack(h2, h3);
+    const a4 = pack(h4, h4);
+    // Blocks i+2, i+3, added as they are.
+    lo = i64x2.shuffle(v128.load(p, 32), v128.load(p, 48), 0, 2);
+    hi = i64x2.shuffle(v128.load(p, 32), v128.load(p, 48), 1, 3);
+    let d0 = i64x2.add(column(a01, a23, a4, w0, x4, x3, x2, x1), v128.and(lo, mask));
+    let d1 = i64x2.add(column(a01, a23, a4, w1, w0, x4, x3, x2), v128.and(i64x2.shr_u(lo, 26), mask));
+    let d2 = i64x2.add(
+      column(a01, a23, a4, w2, w1, w0, x4, x3),
+      v128.and(v128.or(i64x2.shr_u(lo, 52), i64x2.shl(hi, 12)), mask),
+    );
+    let d3 = i64x2.add(column(a01, a23, a4, w3, w2, w1, w0, x4), v128.and(i64x2.shr_u(hi, 14), mask));
+    let d4 = i64x2.add(column(a01, a23, a4, w4, w3, w2, w1, w0), v128.or(i64x2.shr_u(hi, 40), hibit));
+    if (steps != 0) {
+      // Blocks i, i+1, times r^2 (the last step has none).
+      lo = i64x2.shuffle(v128.load(p), v128.load(p, 16), 0, 2);
+      hi = i64x2.shuffle(v128.load(p), v128.load(p, 16), 1, 3);
+      const m01 = pack(v128.and(lo, mask), v128.and(i64x2.shr_u(lo, 26), mask));
+      const m23 = pack(v128.and(v128.or(i64x2.shr_u(lo, 52), i64x2.shl(hi, 12)), mask), v128.and(i64x2.shr_u(hi, 14), mask));
+      const m4 = pack(v128.or(i64x2.shr_u(hi, 40), hibit), hibit);
+      d0 = i64x2.add(d0, column(m01, m23, m4, u0, v4, v3, v2, v1));
+      d1 = i64x2.add(d1, column(m01, m23, m4, u1, u0, v4, v3, v2));
+      d2 = i64x2.add(d2, column(m01, m23, m4, u2, u1, u0, v4, v3));
+      d3 = i64x2.add(d3, column(m01, m23, m4, u3, u2, u1, u0, v4));
+      d4 = i64x2.add(d4, column(m01, m23, m4, u4, u3, u2, u1, u0));
+    }
+    // Partial carry in two interleaved chains (d0→d1→d2→d3, d3→d4→d0→d1): limbs end < 2^27.
+    d1 = i64x2.add(d1, i64x2.shr_u(d0, 26));
+    h0 = v128.and(d0, mask);
+    d4 = i64x2.add(d4, i64x2.shr_u(d3, 26));
+    h3 = v128.and(d3, mask);
+    d2 = i64x2.add(d2, i64x2.shr_u(d1, 26));
+    h1 = v128.and(d1, mask);
+    const c = i64x2.shr_u(d4, 26);
+    h4 = v128.and(d4, mask);
+    h0 = i64x2.add(h0, i64x2.add(c, i64x2.shl(c, 2)));
+    h3 = i64x2.add(h3, i64x2.shr_u(d2, 26));
+    h2 = v128.and(d2, mask);
+    h1 = i64x2.add(h1, i64x2.shr_u(h0, 26));
+    h0 = v128.and(h0, mask);
+    h4 = i64x2.add(h4, i64x2.shr_u(h3, 26));
+    h3 = v128.and(h3, mask);
+    if (steps == 0) break;
+    steps--;
+    p += 64;
+  }
+  // h = a·r^2 + b·r, limb by limb (each < 2^28).
+  store<u32>(st, i32x4.extract_lane(h0, 0) + i32x4.extract_lane(h0, 2), H);
+  store<u32>(st, i32x4.extract_lane(h1, 0) + i32x4.extract_lane(h1, 2), H + 4);
+  store<u32>(st, i32x4.extract_lane(h2, 0) + i32x4.extract_lane(h2, 2), H + 8);
+  store<u32>(st, i32x4.extract_lane(h3, 0) + i32x4.extract_lane(h3, 2), H + 12);
+  store<u32>(st, i32x4.extract_lane(h4, 0) + i32x4.extract_lane(h4, 2), H + 16);
+}
+
+// --- the exported operations -------------------------------------------------------------------
+
+/** Absorbs the blocks from p to end (a multiple of 16 bytes); the last adds lastHibit·2^128. */
+function absorb(st: usize, p: usize, end: usize, lastHibit: u32): void {
+  const count = (end - p) >> 4;
+  if (count > SIMD_MIN_BLOCKS) {
+    // All but the last block, in steps of 2 + 4k.
+    const steps = (count - 3) >> 2;
+    blocksSimd(st, p, steps);
+    p += (2 + (steps << 2)) << 4;
+  }
+  blocks(st + H, st + R, p, end, lastHibit);
+}
+
+/**
+ * Absorbs MSG[0..len), keeping an incomplete last block for the next call, and zeroes those bytes
+ * of MSG: it is all zeros between calls, so update(st, n) with nothing written absorbs n zero
+ * bytes (the AEAD's pad16).
+ */
+export function update(st: usize, len: usize): void {
+  let p = MSG;
+  const end = MSG + len;
+  let fill = <usize>load<u32>(st, FILL);
+  if (fill != 0) {
+    const take = min<usize>(16 - fill, len);
+    memory.copy(st + PARTIAL + fill, p, take);
+    fill += take;
+    p += take;
+    if (fill < 16) {
+      store<u32>(st, <u32>fill, FILL);
+      memory.fill(MSG, 0, len);
+      return;
+    }
+    blocks(st + H, st + R, st + PARTIAL, st + PARTIAL + 16, HIBIT);
+  }
+  const whole = p + ((end - p) & ~15);
+  absorb(st, p, whole, HIBIT);
+  fill = end - whole;
+  if (fill != 0) memory.copy(st + PARTIAL, whole, fill);
+  store<u32>(st, <u32>fill, FILL);
+  memory.fill(MSG, 0, len);
+}
+
+/**
+ * Pads the short last block of `fill` bytes at p (room for 16) in place: its 0x01 byte stands in
+ * for the 2^(8·fill) term, in the block's two 64-bit words, the bytes after it cleared.
+ */
+function padLast(p: usize, fill: usize): void {
+  if (fill < 8) {
+    const one = (<u64>1) << (<u64>fill << 3);
+    store<u64>(p, (load<u64>(p) & (one - 1)) | one);
+    store<u64>(p, 0, 8);
+  } else {
+    const one = (<u64>1) << (<u64>(fill - 8) << 3);
+    store<u64>(p, (load<u64>(p, 8) & (one - 1)) | one, 8);
+  }
+}
+
+/** Writes the tag (h mod p) + s mod 2^128 to OUT and zeroes the state area. */
+function tag(st: usize): void {
+  // Full carry: h < 2^130 + small, then h < 2^130.
+  let h0 = load<u32>(st, H);
+  let h1 = load<u32>(st, H + 4);
+  let h2 = load<u32>(st, H + 8);
+  let h3 = load<u32>(st, H + 12);
+  let h4 = load<u32>(st, H + 16);
+  h2 += h1 >> 26;
+  h1 &= 0x3ffffff;
+  h3 += h2 >> 26;
+  h2 &= 0x3ffffff;
+  h4 += h3 >> 26;
+  h3 &= 0x3ffffff;
+  h0 += (h4 >> 26) * 5;
+  h4 &= 0x3ffffff;
+  h1 += h0 >> 26;
+  h0 &= 0x3ffffff;
+  // g = h + 5 - 2^130: taken when it does not borrow (h ≥ p), by mask.
+  let g0 = h0 + 5;
+  let g1 = h1 + (g0 >> 26);
+  g0 &= 0x3ffffff;
+  let g2 = h2 + (g1 >> 26);
+  g1 &= 0x3ffffff;
+  let g3 = h3 + (g2 >> 26);
+  g2 &= 0x3ffffff;
+  const g4 = h4 + (g3 >> 26) - (1 << 26);
+  g3 &= 0x3ffffff;
+  const useG = (g4 >> 31) - 1; // all ones when g4 did not go negative
+  h0 = (h0 & ~useG) | (g0 & useG);
+  h1 = (h1 & ~useG) | (g1 & useG);
+  h2 = (h2 & ~useG) | (g2 & useG);
+  h3 = (h3 & ~useG) | (g3 & useG);
+  h4 = (h4 & ~useG) | (g4 & useG);
+  // h mod 2^128 plus s, by additions with carries (a limb of 2^26 exactly still lands right).
+  let f = <u64>h0 + (<u64>h1 << 26) + <u64>load<u32>(st, S);
+  store<u32>(OUT, <u32>f);
+  f = (f >> 32) + (<u64>h2 << 20) + <u64>load<u32>(st, S + 4);
+  store<u32>(OUT, <u32>f, 4);
+  f = (f >> 32) + (<u64>h3 << 14) + <u64>load<u32>(st, S + 8);
+  store<u32>(OUT, <u32>f, 8);
+  f = (f >> 32) + (<u64>h4 << 8) + <u64>load<u32>(st, S + 12);
+  store<u32>(OUT, <u32>f, 12);
+  if (load<u32>(st, POWERS) != 0) {
+    memory.fill(st, 0, STATE_SIZE);
+  } else {
+    for (let i: usize = 0; i < SQUARE; i += 16) v128.store(st + i, i64x2.splat(0));
+  }
+}
+
+/** Absorbs the incomplete last block, writes the tag to OUT and zeroes the state area. */
+export function finish(st: usize): void {
+  const fill = <usize>load<u32>(st, FILL);
+  if (fill != 0) {
+    padLast(st + PARTIAL, fill);
+    blocks(st + H, st + R, st + PARTIAL, st + PARTIAL + 16, 0);
+  }
+  tag(st);
+}
+
+/**
+ * The tag of MSG[0..len) under the key at st, in one call (init, update, finish); the last
+ * block is padded in place, and MSG zeroed after.
+ */
+export function mac(st: usize, len: usize): void {
+  init(st);
+  const fill = len & 15;
+  let end = MSG + len;
+  if (fill != 0) {
+    padLast(end - fill, fill);
+    end += 16 - fill;
+  }
+  absorb(st, MSG, end, fill != 0 ? 0 : HIBIT);
+  memory.fill(MSG, 0, end - MSG);
+  tag(st);
+}
