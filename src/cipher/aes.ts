@@ -19,7 +19,6 @@
  */
 import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
-import { LazyNativeKey } from "../engine/native.js";
 import { WasmAesKey, wasmAes } from "../engine/wasm-aes.js";
 
 /** A block in sliced form: eight 16-bit slices (in the low bits of 32-bit integers). */
@@ -436,18 +435,6 @@ export class AesKey {
     this.wasm?.wipe();
     this.js?.wipe();
   }
-}
-
-/**
- * @internal The key for node:crypto's AES modes, made on first need. LazyNativeKey keeps
- * `key.slice()`, which on a Node Buffer is a view of the caller's bytes, wiped with them (a Buffer
- * key handed to a kernel would then reach node:crypto as zeros): it is given a plain copy instead.
- */
-export function nativeAesKey(key: Bytes): LazyNativeKey {
-  const plain = Uint8Array.from(key);
-  const native = new LazyNativeKey(plain);
-  plain.fill(0);
-  return native;
 }
 
 /** One AES block encryption under `key` (16, 24 or 32 bytes). For repeated use keep an AesKey. */

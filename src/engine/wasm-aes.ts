@@ -41,25 +41,6 @@ export const wasmAes = kernelLoader<AesExports>(AES_WASM, AES_SLOT_SIZE);
 /** What a slot holds besides the round keys: nothing, CMAC's subkeys, or GHASH's H. */
 export type AesSlotUse = "block" | "cmac" | "gmac";
 
-let bytes: Uint8Array | undefined;
-let words: Int32Array | undefined;
-
-/**
- * The module's memory as bytes. Reading `memory.buffer` costs tens of nanoseconds, a good part of
- * a short tag; a view goes stale only when the memory grows, which detaches its buffer and leaves
- * the view empty, so that is what is checked.
- */
-function memoryBytes(wasm: WasmAes): Uint8Array {
-  if (bytes === undefined || bytes.length === 0) bytes = new Uint8Array(wasm.exports.memory.buffer);
-  return bytes;
-}
-
-/** The module's memory as 32-bit words, for the 16-byte states carried between calls. */
-function memoryWords(wasm: WasmAes): Int32Array {
-  if (words === undefined || words.length === 0) words = new Int32Array(wasm.exports.memory.buffer);
-  return words;
-}
-
 /** One AES key's place in the module. */
 export class WasmAesKey {
   readonly wasm: WasmAes;
@@ -80,7 +61,6 @@ export class WasmAesKey {
     this.exports = wasm.exports;
     this.keyLength = key.length;
     this.use = use;
-    // Not key.slice(): on a Node Buffer that is a view, and wiping it would wipe the caller's key.
     this.raw = copyBytes(key);
     this.scratch = wasm.exports.SCRATCH.value;
     this.state = wasm.exports.STATE.value;
@@ -99,7 +79,7 @@ export class WasmAesKey {
 
   /** Ends a use of what `acquire` gave: the scratch slot is zeroed. */
   release(slot: number): void {
-    if (slot === this.scratch) memoryBytes(this.wasm).fill(0, slot, slot + AES_SLOT_SIZE);
+    if (slot === this.scratch) this.wasm.bytes().fill(0, slot, slot + AES_SLOT_SIZE);
   }
 
   /** The key's own slot, for state that spans calls (streams). */
@@ -120,7 +100,7 @@ export class WasmAesKey {
   }
 
   private expand(slot: number): number {
-    memoryBytes(this.wasm).set(this.rawKey(), this.exports.KEY.value);
+    this.wasm.bytes().set(this.rawKey(), this.exports.KEY.value);
     this.exports.aes_key(slot, this.keyLength);
     if (this.use === "cmac") this.exports.cmac_key(slot);
     else if (this.use === "gmac") this.exports.gmac_key(slot);
@@ -129,12 +109,12 @@ export class WasmAesKey {
 
   /** The module's memory as bytes. */
   memory(): Uint8Array {
-    return memoryBytes(this.wasm);
+    return this.wasm.bytes();
   }
 
   /** Copies `data[offset .. offset + length)` into MSG (length ≤ the capacity). */
   input(data: Uint8Array, offset: number, length: number): void {
-    const memory = memoryBytes(this.wasm);
+    const memory = this.wasm.bytes();
     const msg = this.wasm.msg;
     if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = data[offset + i];
     else if (offset === 0 && length === data.length) memory.set(data, msg);
@@ -163,10 +143,10 @@ export class WasmAesKey {
 
   /** The 16-byte result from OUT into out[offset ..]; OUT is zeroed (the call zeroed MSG). */
   takeOut(out: Uint8Array, offset: number): void {
-    const memory = memoryBytes(this.wasm);
+    const memory = this.wasm.bytes();
     const at = this.wasm.out;
     for (let i = 0; i < 16; i++) out[offset + i] = memory[at + i];
-    const words = memoryWords(this.wasm);
+    const words = this.wasm.words();
     const w = at >> 2;
     words[w] = 0;
     words[w + 1] = 0;
@@ -176,14 +156,14 @@ export class WasmAesKey {
 
   /** STATE = the first 16 bytes of `state` (a chaining value or accumulator held by the caller). */
   loadState(state: Int32Array): void {
-    const memory = memoryWords(this.wasm);
+    const memory = this.wasm.words();
     const at = this.state >> 2;
     for (let i = 0; i < 4; i++) memory[at + i] = state[i];
   }
 
   /** The first 16 bytes of `state` = STATE, which is then zeroed. */
   saveState(state: Int32Array): void {
-    const memory = memoryWords(this.wasm);
+    const memory = this.wasm.words();
     const at = this.state >> 2;
     for (let i = 0; i < 4; i++) {
       state[i] = memory[at + i];
@@ -193,7 +173,7 @@ export class WasmAesKey {
 
   /** J0 = STATE (a GHASH of a nonce other than 96 bits), then STATE is zeroed. */
   moveStateToJ0(): void {
-    const memory = memoryBytes(this.wasm);
+    const memory = this.wasm.bytes();
     memory.copyWithin(this.j0, this.state, this.state + 16);
     memory.fill(0, this.state, this.state + 16);
   }

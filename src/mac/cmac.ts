@@ -10,14 +10,13 @@
 import {
   aesRounds,
   BitslicedAes,
-  nativeAesKey,
   newPackedBlock,
   type PackedBlock,
   packBlock,
   unpackBlock,
   xorPackedBlock,
 } from "../cipher/aes.js";
-import { assertBytes, type Bytes, copyBytes } from "../core/bytes.js";
+import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import {
   type MacAlgorithm,
@@ -28,7 +27,7 @@ import {
 } from "../core/mac.js";
 import { hybridState, type NativeSink } from "../engine/hybrid.js";
 import {
-  type LazyNativeKey,
+  LazyNativeKey,
   type NativeCipher,
   type NativeCrypto,
   nativeCrypto,
@@ -218,7 +217,7 @@ export class CmacKernel implements MacKernel {
     const wasm = wasmAes();
     this.core = wasm === undefined ? new BitslicedCmac(key) : new WasmCmac(wasm, key);
     this.cipherName = `aes-${key.length * 8}-cbc`;
-    this.nativeKey = nativeAesKey(key);
+    this.nativeKey = new LazyNativeKey(key);
   }
 
   /**
@@ -398,12 +397,10 @@ export function aesCmacPrf128(key: Bytes, message: Bytes): Bytes {
     condense.compute(key, derived);
     condense.wipe();
   }
-  // The kernel wipes what it is given: give it a copy, never the caller's key.
-  const own = derived ?? copyBytes(key);
-  const kernel = new CmacKernel(own);
+  const kernel = new CmacKernel(derived ?? key);
   kernel.compute(message, out);
   kernel.wipe();
-  own.fill(0);
+  derived?.fill(0);
   return out;
 }
 

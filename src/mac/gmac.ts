@@ -11,12 +11,12 @@
  * bitsliced JavaScript AES with the JavaScript GHASH of ./ghash.ts.
  */
 
-import { aesRounds, BitslicedAes, nativeAesKey } from "../cipher/aes.js";
-import { assertBytes, type Bytes, copyBytes } from "../core/bytes.js";
+import { aesRounds, BitslicedAes } from "../cipher/aes.js";
+import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
 import { PreparedMac } from "../core/mac.js";
-import { type LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
+import { LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
 import { useNative } from "../engine/select.js";
 import { type WasmAes, WasmAesKey, wasmAes } from "../engine/wasm-aes.js";
 import { Ghash } from "./ghash.js";
@@ -268,7 +268,7 @@ export class GmacKernel implements MacKernel {
     const wasm = wasmAes();
     this.core = wasm === undefined ? new BitslicedGmac(key) : new WasmGmac(wasm, key);
     this.cipherName = `aes-${key.length * 8}-gcm`;
-    this.nativeKey = nativeAesKey(key);
+    this.nativeKey = new LazyNativeKey(key);
   }
 
   compute(message: Bytes, out: Bytes, nonce?: Bytes): void {
@@ -323,13 +323,10 @@ export function gmac(key: Bytes, nonce: Bytes, message: Bytes): Bytes {
   assertBytes(key, "key");
   checkNonce(nonce);
   assertBytes(message, "message");
-  // The kernel wipes what it is given: give it a copy, never the caller's key.
-  const own = copyBytes(key);
-  const kernel = new GmacKernel(own);
+  const kernel = new GmacKernel(key);
   const out = new Uint8Array(16);
   kernel.compute(message, out, nonce);
   kernel.wipe();
-  own.fill(0);
   return out;
 }
 
