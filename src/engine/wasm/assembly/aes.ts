@@ -167,8 +167,12 @@ export function aes_key(slot: usize, keyLength: i32): void {
   const rounds = nk + 6;
   const words = (rounds + 1) << 2;
   const w = slot + RK;
-  memory.copy(w, KEY, <usize>keyLength);
-  memory.fill(KEY, 0, 32);
+  // Two blocks whatever the key length: words past it are computed below. (memory.copy and
+  // memory.fill are calls out of the module in V8, slower than a few stores.)
+  v128.store(w, v128.load(KEY));
+  v128.store(w, v128.load(KEY, 16), 16);
+  v128.store(KEY, i64x2.splat(0));
+  v128.store(KEY, i64x2.splat(0), 16);
   let rcon: u32 = 1;
   for (let i = nk; i < words; i++) {
     let t = load<u32>(w + (<usize>(i - 1) << 2));
@@ -192,6 +196,12 @@ export function aes_key(slot: usize, keyLength: i32): void {
   const last = w + (<usize>rounds << 4);
   v128.store(last, shiftRows(v128.xor(v128.load(last), i8x16.splat(0x63)), 4 - rounds));
   store<u32>(slot + ROUNDS, rounds);
+}
+
+/** BLOCK = data[0 .. count), count < 16, zero-padded. */
+function padBlock(data: usize, count: usize): void {
+  v128.store(BLOCK, i64x2.splat(0));
+  for (let i: usize = 0; i < count; i++) store<u8>(BLOCK + i, load<u8>(data + i));
 }
 
 /** Zeroes MSG[0 .. length), rounded up to whole blocks: no message is left behind. */
@@ -241,8 +251,7 @@ function lastBlock(slot: usize, x: v128, data: usize, count: usize): void {
   if (count == 16) {
     m = v128.xor(v128.load(data), v128.load(slot + K1));
   } else {
-    v128.store(BLOCK, i64x2.splat(0));
-    memory.copy(BLOCK, data, count);
+    padBlock(data, count);
     store<u8>(BLOCK + count, 0x80);
     m = v128.xor(v128.load(BLOCK), v128.load(slot + K2));
     v128.store(BLOCK, i64x2.splat(0));
@@ -398,8 +407,7 @@ export function ghash_update(slot: usize, length: usize): void {
   ghash(slot, MSG, whole);
   const rest = length & 15;
   if (rest != 0) {
-    v128.store(BLOCK, i64x2.splat(0));
-    memory.copy(BLOCK, MSG + (whole << 4), rest);
+    padBlock(MSG + (whole << 4), rest);
     ghash(slot, BLOCK, 1);
     v128.store(BLOCK, i64x2.splat(0));
   }
