@@ -26,6 +26,9 @@ export const GMAC_NONCE_LENGTH = 12;
 
 const TWO_29 = 0x20000000;
 
+/** node:crypto refuses GCM IVs over 128 bytes (ERR_CRYPTO_INVALID_IV); keyed's kernels take any. */
+const NATIVE_MAX_NONCE = 128;
+
 function needNonce(nonce: Bytes | undefined): asserts nonce is Bytes {
   if (nonce === undefined) throw new KeyedError("BAD_INPUT", "GMAC needs a nonce.");
 }
@@ -273,7 +276,11 @@ export class GmacKernel implements MacKernel {
 
   compute(message: Bytes, out: Bytes, nonce?: Bytes): void {
     needNonce(nonce);
-    if (this.nativeKey.available && useNative("gmac", message.length)) {
+    if (
+      this.nativeKey.available &&
+      nonce.length <= NATIVE_MAX_NONCE &&
+      useNative("gmac", message.length)
+    ) {
       // GCM with the message as associated data and no plaintext is GMAC (SP 800-38D 3).
       const cipher = (nativeCrypto as NativeCrypto).createCipheriv(
         this.cipherName,

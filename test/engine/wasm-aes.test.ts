@@ -288,6 +288,18 @@ describe("CMAC and GMAC through the public API, on the backend in use", () => {
       }
     }
   });
+  it("hazmat gmac with nonces past node:crypto's 128-byte limit, at lengths past the crossover", () => {
+    for (const size of KEY_SIZES) {
+      const key = randomBytes(size);
+      for (const nonceLength of [129, 200, 1000]) {
+        const nonce = randomBytes(nonceLength);
+        const message = randomBytes(5000);
+        const want = new Uint8Array(16);
+        new BitslicedGmac(key).compute(message, want, nonce);
+        assert.equal(toHex(gmacHazmat(key, nonce, message)), toHex(want), `nonce ${nonceLength} B`);
+      }
+    }
+  });
 });
 
 // --- key material after destroy ------------------------------------------------------------------
