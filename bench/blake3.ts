@@ -5,6 +5,7 @@
 import { blake3 as nobleBlake3 } from "@noble/hashes/blake3.js";
 import { create_keyed } from "blake3-wasm/dist/wasm/nodejs/blake3_js.js";
 import { createBLAKE3 } from "hash-wasm";
+import { wasmBlake3 } from "../src/engine/wasm-blake3.js";
 import { mac } from "../src/index.js";
 import {
   type BenchCase,
@@ -15,7 +16,7 @@ import {
   tagAllocation,
 } from "./harness.js";
 
-const SIZES = [16, 64, 1024, 8192, 1 << 20];
+const SIZES = [16, 64, 128, 1024, 8192, 1 << 20];
 
 /**
  * blake3-wasm's `keyedHash(key, input)`, less its leak: it never frees the WebAssembly hasher it
@@ -50,8 +51,18 @@ async function cases(algorithm: string): Promise<BenchCase[]> {
       algorithm,
       size,
       contenders: [
-        { name: "keyed", kind: "prepared", fn: () => consume(prepared.tag(msg, out)) },
-        { name: "keyed", kind: "one-shot", fn: () => consume(mac(algorithm, key).tag(msg)) },
+        {
+          name: "keyed",
+          kind: "prepared",
+          headline: true,
+          fn: () => consume(prepared.tag(msg, out)),
+        },
+        {
+          name: "keyed",
+          kind: "one-shot",
+          headline: true,
+          fn: () => consume(mac(algorithm, key).tag(msg)),
+        },
         { name: "noble", kind: "one-shot", fn: () => consume(nobleBlake3(msg, { key })) },
         {
           name: "noble",
@@ -85,6 +96,14 @@ export const blake3Suite: Suite = {
   cases,
   allocation: () => tagAllocation("blake3", 32),
   notes: [
+    ...(wasmBlake3() === undefined
+      ? ["The keyed rows run keyed's TypeScript kernel (no WebAssembly in this run)."]
+      : [
+          "The keyed rows run keyed's WebAssembly kernel (src/engine/wasm/assembly/blake3.ts: one",
+          "block with the state rows as i32x4 vectors, four chunks at once, one per lane). A one-shot",
+          "tag borrows the module's transient state; a prepared key has its own slot from its second",
+          "message on.",
+        ]),
     '32-byte key and tag. "noble prepared" copies a keyed `blake3.create({ key })` state into one',
     "working instance per tag (`_cloneInto`). hash-wasm's hasher is created once, before timing",
     "(`createBLAKE3(256, key)` is asynchronous), and reset per tag with `init()`, which writes the",

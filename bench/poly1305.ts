@@ -9,7 +9,10 @@
  */
 import { createCipheriv } from "node:crypto";
 import { poly1305 as noblePoly1305 } from "@noble/ciphers/_poly1305.js";
-import { chacha20poly1305 as nobleChaCha } from "@noble/ciphers/chacha.js";
+import {
+  chacha20poly1305 as nobleChaCha,
+  xchacha20poly1305 as nobleXChaCha,
+} from "@noble/ciphers/chacha.js";
 import { oneTimeAuth } from "@stablelib/poly1305";
 import sodium from "libsodium-wrappers-sumo";
 import { chacha20poly1305, poly1305 } from "../src/hazmat.js";
@@ -18,6 +21,8 @@ import { type BenchCase, checkContenders, consume, random, type Suite } from "./
 
 const POLY1305_SIZES = [16, 34, 64, 128, 1024, 8192, 1 << 20];
 const AEAD_SIZES = [64, 1024, 8192, 1 << 20];
+const MAC_SIZES = [16, 64, 128, 1024, 8192, 1 << 20];
+const EMPTY = new Uint8Array(0);
 
 const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, "hex"));
 
@@ -82,7 +87,7 @@ async function aeadCases(): Promise<BenchCase[]> {
   for (const size of AEAD_SIZES) {
     const plaintext = random(size);
     const c: BenchCase = {
-      algorithm: "chacha20-poly1305",
+      algorithm: "aead-chacha20-poly1305",
       size,
       contenders: [
         {
@@ -109,15 +114,81 @@ async function aeadCases(): Promise<BenchCase[]> {
   return built;
 }
 
+/**
+ * The chacha20-poly1305 and xchacha20-poly1305 MACs: the AEAD's tag over an empty plaintext with
+ * the message as associated data. keyed draws a nonce per tag and returns nonce ‖ tag; the peers
+ * compute the same tag under a fixed nonce.
+ */
+async function macCases(algorithm: "chacha20-poly1305" | "xchacha20-poly1305") {
+  await sodium.ready;
+  const extended = algorithm === "xchacha20-poly1305";
+  const nonceLength = extended ? 24 : 12;
+  const key = random(32);
+  const nonce = random(nonceLength);
+  const prepared = mac(algorithm, key);
+  const out = new Uint8Array(prepared.tagLength);
+  const nobleTag = (n: Uint8Array, msg: Uint8Array): Uint8Array =>
+    (extended ? nobleXChaCha : nobleChaCha)(key, n, msg).encrypt(EMPTY);
+  const sodiumTag = (msg: Uint8Array): Uint8Array =>
+    extended
+      ? sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(EMPTY, msg, null, nonce, key)
+      : sodium.crypto_aead_chacha20poly1305_ietf_encrypt(EMPTY, msg, null, nonce, key);
+  const built: BenchCase[] = [];
+  for (const size of MAC_SIZES) {
+    const msg = random(size);
+    const expectedFor = (output: Uint8Array): Uint8Array => {
+      const drawn = output.subarray(0, nonceLength);
+      return Buffer.concat([drawn, nobleTag(drawn, msg)]);
+    };
+    const c: BenchCase = {
+      algorithm,
+      size,
+      contenders: [
+        {
+          name: "keyed",
+          kind: "prepared",
+          fn: () => consume(prepared.tag(msg, out)),
+          expectedFor,
+        },
+        {
+          name: "keyed",
+          kind: "one-shot",
+          fn: () => consume(mac(algorithm, key).tag(msg)),
+          expectedFor,
+        },
+        { name: "noble", kind: "one-shot", fn: () => consume(nobleTag(nonce, msg)) },
+        { name: "libsodium", kind: "one-shot", fn: () => consume(sodiumTag(msg)) },
+      ],
+    };
+    if (!extended) {
+      c.contenders.push({
+        name: "node:crypto",
+        kind: "one-shot",
+        fn: () => {
+          const cipher = createCipheriv("chacha20-poly1305", key, nonce, { authTagLength: 16 });
+          cipher.setAAD(msg, { plaintextLength: 0 });
+          cipher.final();
+          consume(cipher.getAuthTag());
+        },
+      });
+    }
+    checkContenders(c, nobleTag(nonce, msg), "noble");
+    built.push(c);
+  }
+  return built;
+}
+
 async function cases(algorithm: string): Promise<BenchCase[]> {
   if (algorithm === "poly1305") return poly1305Cases();
-  if (algorithm === "chacha20-poly1305") return aeadCases();
+  if (algorithm === "aead-chacha20-poly1305") return aeadCases();
+  if (algorithm === "chacha20-poly1305" || algorithm === "xchacha20-poly1305")
+    return macCases(algorithm);
   throw new Error(`poly1305 suite: unknown algorithm ${algorithm}`);
 }
 
 export const poly1305Suite: Suite = {
   name: "poly1305",
-  algorithms: ["poly1305", "chacha20-poly1305"],
+  algorithms: ["poly1305", "chacha20-poly1305", "xchacha20-poly1305", "aead-chacha20-poly1305"],
   cases,
   notes: [
     "Poly1305 keys are one-time, so every row sets its key up per message, as real use does.",
@@ -126,10 +197,13 @@ export const poly1305Suite: Suite = {
     "keyed's WebAssembly Poly1305 (SIMD past 320 bytes; its TypeScript kernel with",
     "KEYED_BACKEND=js). There is no prepared row: a prepared one-time key could be timed on one",
     "message only. The 34-byte case is RFC 8439 2.5.2's message and key. libsodium is",
-    "libsodium-wrappers-sumo `crypto_onetimeauth` (WebAssembly). The AEAD rows seal without",
-    "associated data: keyed is `chacha20poly1305(key, nonce).seal(pt)` from keyed/hazmat (its own",
-    "ChaCha20 and Poly1305 at every size: the engine's node:crypto path is for the",
-    "ChaCha20-Poly1305 MAC, not the AEAD), noble is",
+    "libsodium-wrappers-sumo `crypto_onetimeauth` (WebAssembly). The chacha20-poly1305 and",
+    "xchacha20-poly1305 rows are the MACs: the AEAD tag over an empty plaintext with the message as",
+    "associated data (keyed draws a nonce per tag; the peers use a fixed one). The",
+    "aead-chacha20-poly1305 rows seal without",
+    "associated data: keyed is `chacha20poly1305(key, nonce).seal(pt)` from keyed/hazmat (on",
+    "node:crypto from the chacha20-poly1305 crossover on; below it keyed's WebAssembly ChaCha20,",
+    "SIMD past one block, and Poly1305), noble is",
     "`chacha20poly1305(key, nonce).encrypt(pt)`, and node:crypto returns the tag apart, so its row",
     "includes one `Buffer.concat` of ciphertext and tag to give the same ciphertext ‖ tag.",
   ].join("\n"),

@@ -185,9 +185,12 @@ function timeTable(cases: CaseResult[]): string {
   const ratioNames = headlines(cases[0]).map((m) => `${column(m)} / best peer`);
   const rows = cases.map((c) => {
     const peers = c.results.filter((m) => !isOurs(m));
-    const best = peers.reduce((a, b) => (b.nsPerOp < a.nsPerOp ? b : a));
-    const ratios = headlines(c).map(
-      (ours) => `${(ours.nsPerOp / best.nsPerOp).toFixed(2)} (${column(best)})`,
+    const best =
+      peers.length === 0 ? undefined : peers.reduce((a, b) => (b.nsPerOp < a.nsPerOp ? b : a));
+    const ratios = headlines(c).map((ours) =>
+      best === undefined
+        ? "no peer"
+        : `${(ours.nsPerOp / best.nsPerOp).toFixed(2)} (${column(best)})`,
     );
     return [
       c.algorithm,

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { endianness } from "node:os";
 import sodium from "libsodium-wrappers-sumo";
 import { siphash } from "../src/hazmat.js";
-import { siphash24 } from "../src/index.js";
+import { type MacName, mac, siphash24 } from "../src/index.js";
 import { wasmSipHash } from "../src/mac/siphash.js";
 import {
   type AllocationCase,
@@ -24,11 +24,68 @@ interface SipHashJs {
   hash(key: Uint32Array, message: Uint8Array): { h: number; l: number };
 }
 
-const sipHashJs = createRequire(import.meta.url)("siphash") as SipHashJs;
+const require = createRequire(import.meta.url);
+const sipHashJs = require("siphash") as SipHashJs;
+const sipHash13Js = require("siphash/lib/siphash13.js") as SipHashJs;
 
 const SIZES = [8, 16, 64, 128, 1024, 8192, 1 << 20];
 
+/**
+ * SipHash-1-3 and the 128-bit variants: keyed's prepared and one-shot tags against the peers that
+ * offer them (the `siphash` package's SipHash-1-3; libsodium's crypto_shorthash_siphashx24 for
+ * SipHash-2-4-128). SipHash-1-3-128 has no JavaScript peer: its rows stand alone.
+ */
+async function variantCases(algorithm: MacName): Promise<BenchCase[]> {
+  await sodium.ready;
+  const key = random(16);
+  const prepared = mac(algorithm, key);
+  const out = new Uint8Array(prepared.tagLength);
+  const keyWords = new Uint32Array(key.buffer.slice(0, 16));
+  const jsHalves = new Uint32Array(2);
+  const jsHalvesBytes = new Uint8Array(jsHalves.buffer);
+  const built: BenchCase[] = [];
+  for (const size of SIZES) {
+    const msg = random(size);
+    const c: BenchCase = {
+      algorithm,
+      size,
+      contenders: [
+        { name: "keyed", kind: "prepared", fn: () => consume(prepared.tag(msg, out)) },
+        { name: "keyed", kind: "one-shot", fn: () => consume(mac(algorithm, key).tag(msg)) },
+      ],
+    };
+    if (algorithm === "siphash-1-3") {
+      c.contenders.push({
+        name: "siphash",
+        kind: "prepared",
+        fn: () => {
+          const r = sipHash13Js.hash(keyWords, msg);
+          jsHalves[0] = r.l;
+          jsHalves[1] = r.h;
+          consume(jsHalvesBytes);
+        },
+      });
+    } else if (algorithm === "siphash-2-4-128") {
+      c.contenders.push({
+        name: "libsodium",
+        kind: "one-shot",
+        fn: () => consume(sodium.crypto_shorthash_siphashx24(msg, key)),
+      });
+    }
+    const expected = prepared.tag(msg);
+    checkContenders(c, expected, "keyed");
+    built.push(c);
+  }
+  return built;
+}
+
 async function cases(algorithm: string): Promise<BenchCase[]> {
+  if (
+    algorithm === "siphash-1-3" ||
+    algorithm === "siphash-2-4-128" ||
+    algorithm === "siphash-1-3-128"
+  )
+    return variantCases(algorithm);
   if (algorithm !== "siphash-2-4") throw new Error(`siphash suite: unknown algorithm ${algorithm}`);
   // Halves [low, high] in a Uint32Array are the little-endian tag's bytes only on such a machine.
   if (endianness() !== "LE") throw new Error("siphash suite: assumes a little-endian machine");
@@ -117,7 +174,7 @@ function allocation(): AllocationCase[] {
 
 export const siphashSuite: Suite = {
   name: "siphash",
-  algorithms: ["siphash-2-4"],
+  algorithms: ["siphash-2-4", "siphash-1-3", "siphash-2-4-128", "siphash-1-3-128"],
   cases,
   allocation,
   notes: [

@@ -16,8 +16,13 @@ import { poly1305Padded } from "../mac/poly1305.js";
 
 const TAG_LENGTH = 16;
 const ZERO12 = new Uint8Array(12);
+const ZERO32 = new Uint8Array(32);
+const EMPTY = new Uint8Array(0);
 
 /** Poly1305 over aad ‖ pad16 ‖ ciphertext ‖ pad16 ‖ le64(|aad|) ‖ le64(|ciphertext|) (2.8). */
+/** le64(|aad|) ‖ le64(|ciphertext|): public, so one buffer serves every call. */
+const LENGTHS = new Uint8Array(16);
+
 function aeadTag(
   polyKey: Uint8Array,
   aad: Uint8Array,
@@ -26,7 +31,7 @@ function aeadTag(
   out: Uint8Array,
   outOffset: number,
 ): void {
-  const lengths = new Uint8Array(16);
+  const lengths = LENGTHS;
   writeLe64(lengths, 0, aad.length);
   writeLe64(lengths, 8, ctEnd);
   poly1305Padded(polyKey, [aad, ciphertext.subarray(0, ctEnd), lengths], out, outOffset);
@@ -228,6 +233,8 @@ class ChaChaMacKernel implements MacKernel {
   readonly outputLength = TAG_LENGTH;
   private readonly key: Uint8Array;
   private readonly extended: boolean;
+  private readonly stream = new ChaCha20(ZERO32, ZERO12);
+  private readonly polyKey = new Uint8Array(32);
 
   constructor(key: Bytes, extended: boolean) {
     // Copies are new Uint8Arrays here: Buffer#slice gives a view, and this key is wiped.
@@ -247,8 +254,8 @@ class ChaChaMacKernel implements MacKernel {
     }
     if (nativeCrypto !== undefined && useNative("chacha20-poly1305", message.length)) {
       // RFC 8439 2.8 with an empty plaintext, on node:crypto.
-      const nativeKey = nativeCrypto.createSecretKey(key);
-      const cipher = nativeCrypto.createCipheriv("chacha20-poly1305", nativeKey, nonce12, {
+      // The raw key, not a KeyObject: creating one per message costs more than the MAC itself.
+      const cipher = nativeCrypto.createCipheriv("chacha20-poly1305", key, nonce12, {
         authTagLength: TAG_LENGTH,
       });
       cipher.setAAD(message, { plaintextLength: 0 });
@@ -257,9 +264,11 @@ class ChaChaMacKernel implements MacKernel {
       subkey?.fill(0);
       return;
     }
-    const { stream, polyKey } = keystreamAndPolyKey(key, nonce12);
-    stream.wipe();
-    aeadTag(polyKey, message, ZERO12.subarray(0, 0), 0, out, 0);
+    // One ChaCha20 and one Poly1305 key buffer per kernel, re-keyed per message: no allocation.
+    const polyKey = this.polyKey;
+    this.stream.reset(key, nonce12, 0).keystream(polyKey, 32);
+    this.stream.wipe();
+    aeadTag(polyKey, message, EMPTY, 0, out, 0);
     polyKey.fill(0);
     subkey?.fill(0);
   }

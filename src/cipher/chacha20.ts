@@ -266,6 +266,12 @@ export class ChaCha20 {
 
   /** `key` 32 bytes, `nonce` 12 bytes, counter of the first block. */
   constructor(key: Uint8Array, nonce: Uint8Array, counter = 0) {
+    this.blocksLeft = 0;
+    this.reset(key, nonce, counter);
+  }
+
+  /** Starts over under a new key, nonce and counter (a MAC kernel keeps one instance). */
+  reset(key: Uint8Array, nonce: Uint8Array, counter = 0): this {
     const s = this.input;
     s[0] = SIGMA0;
     s[1] = SIGMA1;
@@ -277,6 +283,7 @@ export class ChaCha20 {
     s[13] = le32(nonce, 0);
     s[14] = le32(nonce, 4);
     s[15] = le32(nonce, 8);
+    return this;
   }
 
   /** Writes the next 64 keystream bytes to `this.bytes` and advances the counter. */

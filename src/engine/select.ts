@@ -25,10 +25,10 @@ export const NATIVE_CROSSOVER: Record<NativeFamily, number> = {
   "hmac-sha1": 1024,
   "hmac-sha256": 512,
   "hmac-sha512": 128,
-  "hmac-sha3": 32,
+  "hmac-sha3": 2048,
   cmac: 64,
   gmac: 128,
-  "chacha20-poly1305": 128,
+  "chacha20-poly1305": 16384,
 };
 
 /** True when node:crypto should compute `family` over `length` bytes. */

@@ -4,9 +4,13 @@
  * chunks complete (section 5.1.2), and extendable output from the root (2.6). Three modes: hash,
  * keyed_hash (32-byte key) and derive_key (context string, then key material).
  * Additions, XORs and fixed rotations only: constant time by construction.
+ *
+ * `Blake3` is keyed's TypeScript kernel and the reference for the other backends; `blake3()` and
+ * derive_key run on the WebAssembly kernel (src/engine/wasm-blake3.ts) wherever it loads.
  */
 import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
+import { wasmBlake3 } from "../engine/wasm-blake3.js";
 
 const IV = Int32Array.from([
   0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
@@ -391,13 +395,33 @@ export interface Blake3Options {
   length?: number;
 }
 
+/**
+ * `length` bytes of BLAKE3 output for `message` under 8 key words (undefined: plain hashing) in
+ * the mode `flags`, into `out`: on the WebAssembly kernel where it loads, else on `Blake3`.
+ */
+export function blake3Into(
+  key: Int32Array | undefined,
+  flags: number,
+  message: Bytes,
+  out: Bytes,
+  length: number,
+): void {
+  const wasm = wasmBlake3();
+  if (wasm !== undefined) {
+    wasm.oneShotInto(key, flags, message, out, length);
+    return;
+  }
+  const h = new Blake3(key, flags);
+  h.absorb(message, 0, message.length);
+  h.finishInto(out, 0, length);
+  h.wipe();
+}
+
 /** The context key of derive_key (section 2.3): hash(context) with DERIVE_KEY_CONTEXT. */
 export function contextKeyWords(context: string): Int32Array {
   const bytes = new TextEncoder().encode(context);
-  const h = new Blake3(undefined, DERIVE_KEY_CONTEXT);
-  h.absorb(bytes, 0, bytes.length);
   const out = new Uint8Array(32);
-  h.finishInto(out, 0, 32);
+  blake3Into(undefined, DERIVE_KEY_CONTEXT, bytes, out, 32);
   const words = keyWords(out);
   out.fill(0);
   return words;
@@ -413,7 +437,7 @@ export function blake3(message: Bytes, options: Blake3Options = {}): Bytes {
   if (options.key !== undefined && options.context !== undefined) {
     throw new KeyedError("BAD_INPUT", "give key (keyed_hash) or context (derive_key), not both.");
   }
-  let h: Blake3;
+  const out = new Uint8Array(length);
   if (options.key !== undefined) {
     assertBytes(options.key, "options.key");
     if (options.key.length !== 32) {
@@ -422,7 +446,9 @@ export function blake3(message: Bytes, options: Blake3Options = {}): Bytes {
         `BLAKE3 keyed_hash takes a 32-byte key; got ${options.key.length}.`,
       );
     }
-    h = new Blake3(keyWords(options.key), KEYED_HASH);
+    const key = keyWords(options.key);
+    blake3Into(key, KEYED_HASH, message, out, length);
+    key.fill(0);
   } else if (options.context !== undefined) {
     if (typeof options.context !== "string") {
       throw new KeyedError(
@@ -430,12 +456,11 @@ export function blake3(message: Bytes, options: Blake3Options = {}): Bytes {
         "options.context must be a string (a hard-coded, globally unique context).",
       );
     }
-    h = new Blake3(contextKeyWords(options.context), DERIVE_KEY_MATERIAL);
+    const key = contextKeyWords(options.context);
+    blake3Into(key, DERIVE_KEY_MATERIAL, message, out, length);
+    key.fill(0);
   } else {
-    h = new Blake3(undefined, 0);
+    blake3Into(undefined, 0, message, out, length);
   }
-  h.absorb(message, 0, message.length);
-  const out = new Uint8Array(length);
-  h.finishInto(out, 0, length);
   return out;
 }

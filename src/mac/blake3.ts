@@ -11,33 +11,60 @@ import {
   type MacOptions,
   PreparedMac,
 } from "../core/mac.js";
+import { type WasmBlake3, wasmBlake3 } from "../engine/wasm-blake3.js";
 import {
   Blake3,
+  blake3Into,
   contextKeyWords,
   DERIVE_KEY_MATERIAL,
   KEYED_HASH,
   keyWords,
 } from "../hash/blake3.js";
 
+/**
+ * A keyed_hash key. The WebAssembly kernel serves wherever it loads (it is faster than the
+ * TypeScript one at every length): the first message through the module's transient state, so a
+ * one-shot `mac(…).tag(…)` sets up no slot, and later ones through this key's own slot.
+ */
 class Blake3Kernel implements MacKernel {
   readonly outputLength: number;
-  private readonly words: Int32Array;
-  private readonly work: Blake3;
+  private readonly key: Int32Array;
+  /** The TypeScript kernel's state, made on first need where WebAssembly is unavailable. */
+  private js: Blake3 | undefined;
+  /** The module and this key's slot in it, from the second message on. */
+  private wasm: WasmBlake3 | undefined;
+  private slot = 0;
+  private messages = 0;
 
   constructor(key: Uint8Array, outputLength: number) {
     this.outputLength = outputLength;
-    this.words = keyWords(key);
-    this.work = new Blake3(this.words, KEYED_HASH);
+    this.key = keyWords(key);
   }
 
   compute(message: Bytes, out: Bytes): void {
-    const work = this.work.reset();
-    work.absorb(message, 0, message.length);
-    work.finishInto(out, 0, this.outputLength);
+    const prepared = this.wasm;
+    if (prepared !== undefined) {
+      prepared.hashInto(this.slot, message, out, this.outputLength);
+      return;
+    }
+    const wasm = wasmBlake3();
+    if (wasm === undefined) {
+      const work = (this.js ??= new Blake3(this.key, KEYED_HASH)).reset();
+      work.absorb(message, 0, message.length);
+      work.finishInto(out, 0, this.outputLength);
+    } else if (this.messages++ === 0) {
+      wasm.oneShotInto(this.key, KEYED_HASH, message, out, this.outputLength);
+    } else {
+      this.slot = wasm.allocate(this, this.key, KEYED_HASH);
+      this.wasm = wasm;
+      wasm.hashInto(this.slot, message, out, this.outputLength);
+    }
   }
 
   start(): MacKernelState {
-    const state = new Blake3(this.words, KEYED_HASH);
+    const wasm = wasmBlake3();
+    if (wasm !== undefined) return new WasmBlake3Stream(wasm, this.key, this.outputLength);
+    const state = new Blake3(this.key, KEYED_HASH);
     return {
       update: (chunk) => state.absorb(chunk, 0, chunk.length),
       finish: (out) => state.finishInto(out, 0, this.outputLength),
@@ -46,8 +73,38 @@ class Blake3Kernel implements MacKernel {
   }
 
   wipe(): void {
-    this.words.fill(0);
-    this.work.wipe();
+    this.key.fill(0);
+    this.js?.wipe();
+    this.wasm?.release(this.slot, this);
+    this.wasm = undefined;
+  }
+}
+
+/** A stream on the WebAssembly kernel: its chunk state and subtree stack live in a slot of its own. */
+class WasmBlake3Stream implements MacKernelState {
+  private readonly wasm: WasmBlake3;
+  private readonly slot: number;
+  private readonly outputLength: number;
+  private live = true;
+
+  constructor(wasm: WasmBlake3, key: Int32Array, outputLength: number) {
+    this.wasm = wasm;
+    this.outputLength = outputLength;
+    this.slot = wasm.allocate(this, key, KEYED_HASH);
+  }
+
+  update(chunk: Bytes): void {
+    this.wasm.absorb(this.slot, chunk);
+  }
+
+  finish(out: Bytes): void {
+    this.wasm.finishInto(this.slot, out, this.outputLength);
+  }
+
+  wipe(): void {
+    if (!this.live) return;
+    this.live = false;
+    this.wasm.release(this.slot, this);
   }
 }
 
@@ -79,10 +136,9 @@ export function deriveKey(context: string, material: Bytes, length = 32): Bytes 
   assertString(context, "context");
   assertBytes(material, "material");
   assertInteger(length, "length", 1, 2 ** 31 - 1);
-  const h = new Blake3(contextKeyWords(context), DERIVE_KEY_MATERIAL);
-  h.absorb(material, 0, material.length);
+  const key = contextKeyWords(context);
   const out = new Uint8Array(length);
-  h.finishInto(out, 0, length);
-  h.wipe();
+  blake3Into(key, DERIVE_KEY_MATERIAL, material, out, length);
+  key.fill(0);
   return out;
 }
