@@ -12,9 +12,14 @@
  * Modes (CMAC, GMAC) work in the sliced domain: `packBlock`/`xorPackedBlock` bring bytes in,
  * `encryptPacked` runs the rounds in place, `unpackBlock` brings bytes out. XOR is linear, so a
  * CBC-MAC chain never leaves the sliced domain, and nothing is allocated per block.
+ *
+ * This is the JavaScript kernel, and the reference. Where WebAssembly SIMD is available (and
+ * KEYED_BACKEND is not js), `AesKey` runs the vector-permute AES of src/engine/wasm/assembly/aes.ts
+ * instead, equally constant time and many times faster.
  */
 import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
+import { WasmAesKey, wasmAes } from "../engine/wasm-aes.js";
 
 /** A block in sliced form: eight 16-bit slices (in the low bits of 32-bit integers). */
 export type PackedBlock = Int32Array;
@@ -312,22 +317,24 @@ function encryptRounds(q: PackedBlock, roundKeys: Int32Array, rounds: number): v
 
 const RCON = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
 
-/** An AES key with its schedule expanded once, in sliced form. */
-export class AesKey {
+/** Throws KEY_LENGTH unless `key` is 16, 24 or 32 bytes; returns the number of rounds. */
+export function aesRounds(key: Bytes): number {
+  assertBytes(key, "key");
+  if (key.length !== 16 && key.length !== 24 && key.length !== 32) {
+    throw new KeyedError("KEY_LENGTH", `AES takes a key of 16, 24 or 32 bytes; got ${key.length}.`);
+  }
+  return key.length / 4 + 6;
+}
+
+/** @internal The JavaScript kernel: an AES key with its schedule expanded once, in sliced form. */
+export class BitslicedAes {
   readonly rounds: number;
   private readonly roundKeys: Int32Array;
 
   /** `key` must be 16, 24 or 32 bytes; it is not kept. */
   constructor(key: Bytes) {
-    assertBytes(key, "key");
+    this.rounds = aesRounds(key);
     const nk = key.length / 4;
-    if (key.length !== 16 && key.length !== 24 && key.length !== 32) {
-      throw new KeyedError(
-        "KEY_LENGTH",
-        `AES takes a key of 16, 24 or 32 bytes; got ${key.length}.`,
-      );
-    }
-    this.rounds = nk + 6;
     const total = 4 * (this.rounds + 1);
     // Key expansion (FIPS 197 section 5.2) over bytes; SubWord goes through the sliced S-box.
     const w = new Uint8Array(4 * total);
@@ -389,6 +396,44 @@ export class AesKey {
   wipe(): void {
     this.roundKeys.fill(0);
     this.scratch.fill(0);
+  }
+}
+
+/**
+ * An AES key (FIPS 197) for block encryption, its schedule expanded once: in WebAssembly where
+ * available, else in the bitsliced JavaScript kernel above. Both are constant time.
+ */
+export class AesKey {
+  readonly rounds: number;
+  private readonly wasm: WasmAesKey | undefined;
+  private readonly js: BitslicedAes | undefined;
+
+  /** `key` must be 16, 24 or 32 bytes; a copy is kept only until the key is first used. */
+  constructor(key: Bytes) {
+    this.rounds = aesRounds(key);
+    const wasm = wasmAes();
+    if (wasm === undefined) this.js = new BitslicedAes(key);
+    else this.wasm = new WasmAesKey(wasm, key, "block");
+  }
+
+  /** Encrypts input[inOffset .. +16) into output[outOffset .. +16) (the two may overlap). */
+  encryptBlock(input: Uint8Array, inOffset: number, output: Uint8Array, outOffset: number): void {
+    const key = this.wasm;
+    if (key === undefined) {
+      (this.js as BitslicedAes).encryptBlock(input, inOffset, output, outOffset);
+      return;
+    }
+    const slot = key.acquire();
+    key.input(input, inOffset, 16);
+    key.exports.aes_encrypt(slot);
+    key.takeOut(output, outOffset);
+    key.release(slot);
+  }
+
+  /** Zeroes the key schedule, in JavaScript or in its WebAssembly slot. */
+  wipe(): void {
+    this.wasm?.wipe();
+    this.js?.wipe();
   }
 }
 

@@ -2,12 +2,14 @@
  * CMAC (SP 800-38B, RFC 4493) over AES, and AES-CMAC-PRF-128 (RFC 4615).
  *
  * The subkeys K1 = dbl(L) and K2 = dbl(K1), L = E(K, 0^128), are derived once per key (SP 800-38B
- * 6.1). The CBC-MAC chain stays in the AES's bitsliced domain from the first block to the last,
- * so each block costs one encryption and one packing, with no allocation.
+ * 6.1). Three backends give the same tags: WebAssembly (vector-permute AES, the whole CBC chain in
+ * one call), node:crypto's AES-CBC for long messages (src/engine/select.ts), and the bitsliced
+ * JavaScript AES, whose chain stays in the sliced domain from the first block to the last.
  */
 
 import {
-  AesKey,
+  aesRounds,
+  BitslicedAes,
   newPackedBlock,
   type PackedBlock,
   packBlock,
@@ -23,9 +25,15 @@ import {
   type MacOptions,
   PreparedMac,
 } from "../core/mac.js";
-import { copyOut, hybridState, type NativeSink } from "../engine/hybrid.js";
-import { LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
+import { hybridState, type NativeSink } from "../engine/hybrid.js";
+import {
+  LazyNativeKey,
+  type NativeCipher,
+  type NativeCrypto,
+  nativeCrypto,
+} from "../engine/native.js";
 import { useNative } from "../engine/select.js";
+import { type WasmAes, WasmAesKey, wasmAes } from "../engine/wasm-aes.js";
 
 const ZERO_IV = new Uint8Array(16);
 
@@ -37,32 +45,177 @@ function double(block: Uint8Array): void {
   block[15] = ((block[15] << 1) & 0xff) ^ (-carry & 0x87);
 }
 
-/** CMAC under one AES key: the schedule and both subkeys, in sliced form. */
-export class CmacKernel implements MacKernel {
-  readonly outputLength = 16;
-  private readonly aes: AesKey;
+/**
+ * A CMAC chaining value carried between calls, opaque to the caller: eight words, the sliced block
+ * for the JavaScript kernel or 16 plain bytes for the WebAssembly one. Start from `newPackedBlock()`.
+ */
+export type CmacChain = PackedBlock;
+
+/** CMAC under one key on one backend. */
+interface CmacCore {
+  compute(message: Bytes, out: Bytes): void;
+  /** Runs `blocks` whole blocks from data[offset] through the chain; none may be the last. */
+  absorb(chain: CmacChain, data: Uint8Array, offset: number, blocks: number): void;
+  /** The last block, data[offset .. offset + count) with 0 ≤ count ≤ 16, then the tag; zeroes the chain. */
+  finish(chain: CmacChain, data: Uint8Array, offset: number, count: number, out: Bytes): void;
+  /** K1 ‖ K2 into `out` (32 bytes). */
+  subkeys(out: Uint8Array): void;
+  wipe(): void;
+}
+
+/** @internal The JavaScript kernel: the schedule and both subkeys in sliced form. */
+export class BitslicedCmac implements CmacCore {
+  private readonly aes: BitslicedAes;
   private readonly k1 = newPackedBlock();
   private readonly k2 = newPackedBlock();
   /** The chaining value of `compute`. */
   private readonly x = newPackedBlock();
   /** The last block, padded, when it is partial. */
   private readonly last = new Uint8Array(16);
-  /** For node:crypto's AES-CBC on long inputs: the key and both subkeys as bytes. */
-  private readonly nativeKey: LazyNativeKey;
-  private readonly cipherName: string;
-  private readonly subkeys = new Uint8Array(32);
 
   constructor(key: Bytes) {
-    this.aes = new AesKey(key);
+    this.aes = new BitslicedAes(key);
     const l = new Uint8Array(16);
     this.aes.encryptBlock(l, 0, l, 0);
     double(l);
     packBlock(l, 0, this.k1);
-    this.subkeys.set(l, 0);
     double(l);
     packBlock(l, 0, this.k2);
-    this.subkeys.set(l, 16);
     l.fill(0);
+  }
+
+  compute(message: Bytes, out: Bytes): void {
+    const x = this.x;
+    x.fill(0);
+    const length = message.length;
+    // All blocks but the last (an empty message has one, empty, last block).
+    const lastStart = length === 0 ? 0 : (Math.ceil(length / 16) - 1) * 16;
+    this.absorb(x, message, 0, lastStart / 16);
+    this.finish(x, message, lastStart, length - lastStart, out);
+  }
+
+  absorb(x: CmacChain, data: Uint8Array, offset: number, blocks: number): void {
+    for (let end = offset + 16 * blocks; offset < end; offset += 16) {
+      xorPackedBlock(data, offset, x);
+      this.aes.encryptPacked(x);
+    }
+  }
+
+  /** The last block (complete: ⊕ K1; partial: padded, ⊕ K2), then the tag. */
+  finish(x: CmacChain, data: Uint8Array, offset: number, count: number, out: Bytes): void {
+    if (count === 16) {
+      xorPackedBlock(data, offset, x);
+      xorPacked(x, this.k1);
+    } else {
+      const last = this.last;
+      last.fill(0);
+      for (let i = 0; i < count; i++) last[i] = data[offset + i];
+      last[count] = 0x80;
+      xorPackedBlock(last, 0, x);
+      xorPacked(x, this.k2);
+      last.fill(0);
+    }
+    this.aes.encryptPacked(x);
+    unpackBlock(x, out, 0);
+    x.fill(0);
+  }
+
+  subkeys(out: Uint8Array): void {
+    unpackBlock(this.k1, out, 0);
+    unpackBlock(this.k2, out, 16);
+  }
+
+  wipe(): void {
+    this.aes.wipe();
+    this.k1.fill(0);
+    this.k2.fill(0);
+    this.x.fill(0);
+  }
+}
+
+function xorPacked(x: PackedBlock, y: PackedBlock): void {
+  for (let j = 0; j < 8; j++) x[j] ^= y[j];
+}
+
+const ZERO_CHAIN = newPackedBlock();
+
+/** @internal The WebAssembly kernel: round keys, K1 and K2 in a slot; the CBC chain runs in one call. */
+export class WasmCmac implements CmacCore {
+  private readonly key: WasmAesKey;
+
+  constructor(wasm: WasmAes, key: Bytes) {
+    aesRounds(key);
+    this.key = new WasmAesKey(wasm, key, "cmac");
+  }
+
+  compute(message: Bytes, out: Bytes): void {
+    const key = this.key;
+    const length = message.length;
+    const slot = key.acquire();
+    if (length <= key.wasm.msgCapacity) {
+      key.input(message, 0, length);
+      key.exports.cmac(slot, length);
+      key.takeOut(out, 0);
+    } else {
+      const lastStart = (Math.ceil(length / 16) - 1) * 16;
+      key.loadState(ZERO_CHAIN);
+      key.feed(slot, message, 0, lastStart, key.exports.cmac_update);
+      const count = length - lastStart;
+      key.input(message, lastStart, count);
+      key.exports.cmac_final(slot, count);
+      key.takeOut(out, 0);
+    }
+    key.release(slot);
+  }
+
+  absorb(x: CmacChain, data: Uint8Array, offset: number, blocks: number): void {
+    // The chain lives across calls, and so must the key: a slot of its own.
+    const key = this.key;
+    const slot = key.own();
+    key.loadState(x);
+    key.feed(slot, data, offset, 16 * blocks, key.exports.cmac_update);
+    key.saveState(x);
+  }
+
+  finish(x: CmacChain, data: Uint8Array, offset: number, count: number, out: Bytes): void {
+    const key = this.key;
+    // A chain that absorbed anything has put the key in its own slot.
+    const slot = key.acquire();
+    key.loadState(x);
+    key.input(data, offset, count);
+    key.exports.cmac_final(slot, count);
+    key.takeOut(out, 0);
+    x.fill(0);
+    key.release(slot);
+  }
+
+  subkeys(out: Uint8Array): void {
+    const key = this.key;
+    const slot = key.acquire();
+    const at = slot + key.exports.CMAC_SUBKEYS.value;
+    out.set(key.memory().subarray(at, at + 32));
+    key.release(slot);
+  }
+
+  wipe(): void {
+    this.key.wipe();
+  }
+}
+
+/** CMAC under one AES key: WebAssembly where available, node:crypto on long messages. */
+export class CmacKernel implements MacKernel {
+  readonly outputLength = 16;
+  private readonly core: CmacCore;
+  /** For node:crypto's AES-CBC on long inputs: the key, and both subkeys once needed. */
+  private readonly nativeKey: LazyNativeKey;
+  private readonly cipherName: string;
+  private subkeys: Uint8Array | undefined;
+  /** The native path's last block. */
+  private readonly last = new Uint8Array(16);
+
+  constructor(key: Bytes) {
+    const wasm = wasmAes();
+    this.core = wasm === undefined ? new BitslicedCmac(key) : new WasmCmac(wasm, key);
     this.cipherName = `aes-${key.length * 8}-cbc`;
     this.nativeKey = new LazyNativeKey(key);
   }
@@ -72,14 +225,47 @@ export class CmacKernel implements MacKernel {
    * as they are, the last ⊕ K1 (complete) or padded ⊕ K2 (partial); the tag is the final
    * ciphertext block.
    */
-  private nativeSink(): NativeSink {
+  private nativeCipher(): NativeCipher {
     const cipher = (nativeCrypto as NativeCrypto).createCipheriv(
       this.cipherName,
       this.nativeKey.get(),
       ZERO_IV,
     );
-    cipher.setAutoPadding(false);
-    // Up to 16 bytes are held back: the last block is treated apart.
+    return cipher.setAutoPadding(false);
+  }
+
+  /** Encrypts the last block, data[offset .. offset + count), padded and masked; the tag to `out`. */
+  private nativeFinish(
+    cipher: NativeCipher,
+    data: Uint8Array,
+    offset: number,
+    count: number,
+    out: Bytes,
+  ): void {
+    if (this.subkeys === undefined) {
+      this.subkeys = new Uint8Array(32);
+      this.core.subkeys(this.subkeys);
+    }
+    const subkeys = this.subkeys;
+    const subkey = count === 16 ? 0 : 16;
+    const last = this.last;
+    for (let i = 0; i < 16; i++) {
+      const m = i < count ? data[offset + i] : i === count ? 0x80 : 0;
+      last[i] = m ^ subkeys[subkey + i];
+    }
+    const final = cipher.update(last);
+    cipher.final();
+    // A byte loop, not copyOut: Buffer's fill costs a quarter of a microsecond.
+    for (let i = 0; i < 16; i++) {
+      out[i] = final[final.length - 16 + i];
+      final[final.length - 16 + i] = 0;
+    }
+    last.fill(0);
+  }
+
+  /** Streaming on the native path: up to 16 bytes are held back, the last block being apart. */
+  private nativeSink(): NativeSink {
+    const cipher = this.nativeCipher();
     const tail = new Uint8Array(16);
     let tailLength = 0;
     return {
@@ -101,16 +287,7 @@ export class CmacKernel implements MacKernel {
         }
       },
       finish: (out) => {
-        const last = this.last;
-        last.fill(0);
-        last.set(tail.subarray(0, tailLength));
-        const subkey = tailLength === 16 ? 0 : 16;
-        if (tailLength < 16) last[tailLength] = 0x80;
-        for (let i = 0; i < 16; i++) last[i] ^= this.subkeys[subkey + i];
-        const final = cipher.update(last);
-        cipher.final();
-        copyOut(final.subarray(final.length - 16), out, 16);
-        last.fill(0);
+        this.nativeFinish(cipher, tail, 0, tailLength, out);
         tail.fill(0);
       },
     };
@@ -118,79 +295,51 @@ export class CmacKernel implements MacKernel {
 
   compute(message: Bytes, out: Bytes): void {
     if (this.nativeKey.available && useNative("cmac", message.length)) {
-      const sink = this.nativeSink();
-      sink.update(message);
-      sink.finish(out);
+      // One-shot: no sink and no copy of the tail (each costs about a microsecond on short input).
+      const cipher = this.nativeCipher();
+      const length = message.length;
+      const lastStart = length === 0 ? 0 : (Math.ceil(length / 16) - 1) * 16;
+      if (lastStart > 0) cipher.update(message.subarray(0, lastStart));
+      this.nativeFinish(cipher, message, lastStart, length - lastStart, out);
       return;
     }
-    const x = this.x;
-    x.fill(0);
-    const length = message.length;
-    // All blocks but the last (an empty message has one, empty, last block).
-    const lastStart = length === 0 ? 0 : (Math.ceil(length / 16) - 1) * 16;
-    for (let offset = 0; offset < lastStart; offset += 16) {
-      xorPackedBlock(message, offset, x);
-      this.aes.encryptPacked(x);
-    }
-    this.finishInto(x, message, lastStart, length - lastStart, out);
+    this.core.compute(message, out);
   }
 
-  /** @internal The last block (complete: ⊕ K1; partial: padded, ⊕ K2), then the tag. */
-  finishInto(x: PackedBlock, data: Uint8Array, offset: number, count: number, out: Bytes): void {
-    if (count === 16) {
-      xorPackedBlock(data, offset, x);
-      xorPacked(x, this.k1);
-    } else {
-      const last = this.last;
-      last.fill(0);
-      for (let i = 0; i < count; i++) last[i] = data[offset + i];
-      last[count] = 0x80;
-      xorPackedBlock(last, 0, x);
-      xorPacked(x, this.k2);
-      last.fill(0);
-    }
-    this.aes.encryptPacked(x);
-    unpackBlock(x, out, 0);
-    x.fill(0);
+  /** @internal Runs one full, non-final block at data[offset] through `chain`. */
+  absorb(chain: CmacChain, data: Uint8Array, offset: number): void {
+    this.core.absorb(chain, data, offset, 1);
   }
 
-  /** @internal Runs one full, non-final block through the chain. */
-  absorb(x: PackedBlock, data: Uint8Array, offset: number): void {
-    xorPackedBlock(data, offset, x);
-    this.aes.encryptPacked(x);
+  /** @internal The last block (complete: ⊕ K1; partial: padded, ⊕ K2), then the tag; zeroes `chain`. */
+  finishInto(chain: CmacChain, data: Uint8Array, offset: number, count: number, out: Bytes): void {
+    this.core.finish(chain, data, offset, count, out);
   }
 
   start(): MacKernelState {
     return hybridState(
       "cmac",
       this.nativeKey.available ? () => this.nativeSink() : undefined,
-      () => new CmacState(this),
+      () => new CmacState(this.core),
     );
   }
 
   wipe(): void {
     this.nativeKey.wipe();
-    this.subkeys.fill(0);
-    this.aes.wipe();
-    this.k1.fill(0);
-    this.k2.fill(0);
-    this.x.fill(0);
+    this.subkeys?.fill(0);
+    this.core.wipe();
   }
 }
 
-function xorPacked(x: PackedBlock, y: PackedBlock): void {
-  for (let j = 0; j < 8; j++) x[j] ^= y[j];
-}
-
-/** Incremental CMAC: up to 16 bytes are held back, since the last block is treated apart. */
-class CmacState implements MacKernelState {
-  private readonly kernel: CmacKernel;
+/** @internal Incremental CMAC: up to 16 bytes are held back, since the last block is treated apart. */
+export class CmacState implements MacKernelState {
+  private readonly core: CmacCore;
   private readonly x = newPackedBlock();
   private readonly pending = new Uint8Array(16);
   private pendingLength = 0;
 
-  constructor(kernel: CmacKernel) {
-    this.kernel = kernel;
+  constructor(core: CmacCore) {
+    this.core = core;
   }
 
   update(chunk: Bytes): void {
@@ -200,22 +349,26 @@ class CmacState implements MacKernelState {
     if (length === 0) return;
     // A full pending block is final only if nothing follows; something does, so absorb it.
     if (this.pendingLength === 16) {
-      this.kernel.absorb(this.x, pending, 0);
+      this.core.absorb(this.x, pending, 0, 1);
       this.pendingLength = 0;
     }
     if (this.pendingLength > 0) {
       while (this.pendingLength < 16 && pos < length) pending[this.pendingLength++] = chunk[pos++];
       if (pos === length) return;
-      this.kernel.absorb(this.x, pending, 0);
+      this.core.absorb(this.x, pending, 0, 1);
       this.pendingLength = 0;
     }
     // Whole blocks straight from the chunk, keeping back at least one byte's block.
-    for (; length - pos > 16; pos += 16) this.kernel.absorb(this.x, chunk, pos);
+    const blocks = Math.floor((length - pos - 1) / 16);
+    if (blocks > 0) {
+      this.core.absorb(this.x, chunk, pos, blocks);
+      pos += 16 * blocks;
+    }
     while (pos < length) pending[this.pendingLength++] = chunk[pos++];
   }
 
   finish(out: Bytes): void {
-    this.kernel.finishInto(this.x, this.pending, 0, this.pendingLength, out);
+    this.core.finish(this.x, this.pending, 0, this.pendingLength, out);
   }
 
   wipe(): void {
