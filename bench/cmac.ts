@@ -7,7 +7,7 @@ import { cmac as nobleCmac } from "@noble/ciphers/aes.js";
 import { AES } from "@stablelib/aes";
 import { CMAC } from "@stablelib/cmac";
 import { AesCmac } from "aes-cmac";
-import { mac } from "../src/index.js";
+import { type MacName, mac } from "../src/index.js";
 import {
   type BenchCase,
   checkContendersAsync,
@@ -39,8 +39,8 @@ interface Subkeys {
 }
 
 /** K1 = dbl(L), K2 = dbl(K1), L = AES-128(K, 0^128) (RFC 4493 2.3), L from AES-128-ECB. */
-function nodeSubkeys(key: KeyObject | Uint8Array): Subkeys {
-  const ecb = createCipheriv("aes-128-ecb", key, null).setAutoPadding(false);
+function nodeSubkeys(key: KeyObject | Uint8Array, bits = 128): Subkeys {
+  const ecb = createCipheriv(`aes-${bits}-ecb`, key, null).setAutoPadding(false);
   const l = ecb.update(ZERO_BLOCK);
   ecb.final();
   const k1 = dbl(l);
@@ -53,7 +53,12 @@ function nodeSubkeys(key: KeyObject | Uint8Array): Subkeys {
  * across `update` calls, so only the last block is copied; the output of the first call (the CBC
  * ciphertext of all blocks but the last) is thrown away.
  */
-function nodeCmac(key: KeyObject | Uint8Array, { k1, k2 }: Subkeys, msg: Uint8Array): Uint8Array {
+function nodeCmac(
+  key: KeyObject | Uint8Array,
+  { k1, k2 }: Subkeys,
+  msg: Uint8Array,
+  bits = 128,
+): Uint8Array {
   const n = msg.length;
   const complete = n > 0 && n % 16 === 0;
   const lastStart = complete ? n - 16 : n - (n % 16);
@@ -65,7 +70,7 @@ function nodeCmac(key: KeyObject | Uint8Array, { k1, k2 }: Subkeys, msg: Uint8Ar
     for (let i = 0; i < 16; i++)
       last[i] = (i < r ? msg[lastStart + i] : i === r ? 0x80 : 0) ^ k2[i];
   }
-  const cbc = createCipheriv("aes-128-cbc", key, ZERO_BLOCK).setAutoPadding(false);
+  const cbc = createCipheriv(`aes-${bits}-cbc`, key, ZERO_BLOCK).setAutoPadding(false);
   if (lastStart > 0) cbc.update(msg.subarray(0, lastStart));
   const tag = cbc.update(last);
   cbc.final();
@@ -104,14 +109,23 @@ function checkKnownAnswers(): void {
 
 // --- cases ---------------------------------------------------------------------------------------
 
-async function cases(algorithm: string): Promise<BenchCase[]> {
-  if (algorithm !== "cmac-aes128") throw new Error(`cmac suite: unknown algorithm ${algorithm}`);
+/** AES key size of each CMAC in the suite. */
+const AES_BITS: Record<string, number | undefined> = {
+  "cmac-aes128": 128,
+  "cmac-aes192": 192,
+  "cmac-aes256": 256,
+};
+
+async function cases(name: string): Promise<BenchCase[]> {
+  const algorithm = name as MacName;
+  const bits = AES_BITS[name];
+  if (bits === undefined) throw new Error(`cmac suite: unknown algorithm ${algorithm}`);
   checkKnownAnswers();
-  const key = random(16);
+  const key = random(bits / 8);
   const prepared = mac(algorithm, key);
   const out = new Uint8Array(prepared.tagLength);
   const keyObject = createSecretKey(key);
-  const subkeys = nodeSubkeys(keyObject);
+  const subkeys = nodeSubkeys(keyObject, bits);
   const stablelib = new CMAC(new AES(key));
   const stablelibOut = new Uint8Array(16);
   const webCrypto = new AesCmac(key);
@@ -128,12 +142,12 @@ async function cases(algorithm: string): Promise<BenchCase[]> {
         {
           name: "node:crypto",
           kind: "prepared",
-          fn: () => consume(nodeCmac(keyObject, subkeys, msg)),
+          fn: () => consume(nodeCmac(keyObject, subkeys, msg, bits)),
         },
         {
           name: "node:crypto",
           kind: "one-shot",
-          fn: () => consume(nodeCmac(key, nodeSubkeys(key), msg)),
+          fn: () => consume(nodeCmac(key, nodeSubkeys(key, bits), msg, bits)),
         },
         { name: "noble", kind: "one-shot", fn: () => consume(nobleCmac(msg, key)) },
         {
@@ -167,7 +181,7 @@ async function cases(algorithm: string): Promise<BenchCase[]> {
 
 export const cmacSuite: Suite = {
   name: "cmac",
-  algorithms: ["cmac-aes128"],
+  algorithms: ["cmac-aes128", "cmac-aes192", "cmac-aes256"],
   cases,
   allocation: () => tagAllocation("cmac-aes128", 16, true),
   notes: [

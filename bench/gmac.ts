@@ -10,7 +10,7 @@
 import { createCipheriv } from "node:crypto";
 import { gcm } from "@noble/ciphers/aes.js";
 import { gmac } from "../src/hazmat.js";
-import { mac } from "../src/index.js";
+import { type MacName, mac } from "../src/index.js";
 import { GmacKernel } from "../src/mac/gmac.js";
 import {
   type AllocationCase,
@@ -28,15 +28,17 @@ const EMPTY = new Uint8Array(0);
 
 /** The GCM tag over an empty plaintext with `msg` as AAD (SP 800-38D: GMAC). */
 function nodeGmac(key: Uint8Array, nonce: Uint8Array, msg: Uint8Array): Uint8Array {
-  const cipher = createCipheriv("aes-128-gcm", key, nonce);
+  const cipher = createCipheriv(`aes-${key.length * 8}-gcm` as "aes-128-gcm", key, nonce);
   cipher.setAAD(msg);
   cipher.final();
   return cipher.getAuthTag();
 }
 
-function cases(algorithm: string): BenchCase[] {
-  if (algorithm !== "gmac-aes128") throw new Error(`gmac suite: unknown algorithm ${algorithm}`);
-  const key = random(16);
+function cases(name: string): BenchCase[] {
+  const algorithm = name as MacName;
+  const bits = { "gmac-aes128": 128, "gmac-aes192": 192, "gmac-aes256": 256 }[name];
+  if (bits === undefined) throw new Error(`gmac suite: unknown algorithm ${algorithm}`);
+  const key = random(bits / 8);
   const nonce = random(NONCE_LENGTH);
   const safe = mac(algorithm, key);
   const safeOut = new Uint8Array(safe.tagLength);
@@ -110,7 +112,7 @@ function allocation(): AllocationCase[] {
 
 export const gmacSuite: Suite = {
   name: "gmac",
-  algorithms: ["gmac-aes128"],
+  algorithms: ["gmac-aes128", "gmac-aes192", "gmac-aes256"],
   cases,
   allocation,
   notes: [

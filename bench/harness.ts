@@ -121,7 +121,11 @@ export function engineNote(
 ): string {
   const Rows = rows.charAt(0).toUpperCase() + rows.slice(1);
   if (nativeCrypto === undefined) {
-    return `${Rows} run keyed's own JavaScript kernels at every size (no node:crypto backend in this run).`;
+    const own =
+      FORCED_BACKEND === "js"
+        ? "JavaScript kernels"
+        : `kernels (${below.replace(/^keyed's /, "")})`;
+    return `${Rows} run keyed's own ${own} at every size (no node:crypto backend in this run).`;
   }
   if (FORCED_BACKEND === "native") {
     return `${Rows} run on node:crypto at every size (KEYED_BACKEND=native).`;

@@ -26,8 +26,8 @@ export const NATIVE_CROSSOVER: Record<NativeFamily, number> = {
   "hmac-sha256": 512,
   "hmac-sha512": 128,
   "hmac-sha3": 2048,
-  cmac: 64,
-  gmac: 128,
+  cmac: 1536,
+  gmac: 1024,
   "chacha20-poly1305": 16384,
 };
 
