@@ -17,17 +17,18 @@ export type NativeFamily =
   | "chacha20-poly1305";
 
 /**
- * Message length in bytes from which node:crypto is faster, from `bench/calibrate.ts` on a 2-core
- * AMD EPYC with Node 20 (docs/benchmarks.md has the run). SHA-224 and SHA-384 share their big
+ * Message length in bytes from which node:crypto is faster than keyed's own kernels (WebAssembly
+ * where built), from `bench/calibrate.ts` on a 2-core AMD EPYC with Node 20, 2026-12-01
+ * (docs/benchmarks.md has the run). SHA-224 and SHA-384 share their big
  * siblings' compression functions and crossovers.
  */
 export const NATIVE_CROSSOVER: Record<NativeFamily, number> = {
   "hmac-sha1": 1024,
   "hmac-sha256": 512,
-  "hmac-sha512": 128,
+  "hmac-sha512": 2048,
   "hmac-sha3": 2048,
-  cmac: 1536,
-  gmac: 1024,
+  cmac: 4096,
+  gmac: 2048,
   "chacha20-poly1305": 16384,
 };
 
