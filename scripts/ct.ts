@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { parseArgs } from "node:util";
-import { AesKey, Ghash, poly1305 } from "../src/hazmat.js";
+import { AesKey, Ghash, gmac, poly1305 } from "../src/hazmat.js";
 import { type Bytes, equal, mac, randomBytes } from "../src/index.js";
 import {
   defineTarget,
@@ -121,6 +121,10 @@ const aesKey = new AesKey(randomBytes(16));
 const ghashFixed = new Ghash(randomBytes(16));
 const polyMessage = randomBytes(64);
 const polyKey = randomBytes(32);
+const message64 = randomBytes(64);
+const gmacKey = randomBytes(16);
+const gmacNonce = randomBytes(12);
+const cmac128 = mac("cmac-aes128", randomBytes(16));
 
 const kernelTargets: Target<unknown>[] = [
   // AES: timing must depend on neither the key (schedule and rounds) nor the data.
@@ -152,6 +156,29 @@ const kernelTargets: Target<unknown>[] = [
     16,
     (d) => d,
     (d) => ghashFixed.updateBlock(d, 0),
+  ),
+  // GMAC and CMAC whole (the WebAssembly kernels below the node:crypto crossover): the key
+  // expansion, H and the message must not matter.
+  fixedVsRandom(
+    "GMAC-AES-128 (64 B): key",
+    16,
+    8,
+    (k) => k,
+    (k) => gmac(k, gmacNonce, message64),
+  ),
+  fixedVsRandom(
+    "GMAC-AES-128 (64 B): message",
+    64,
+    8,
+    (m) => m,
+    (m) => gmac(gmacKey, gmacNonce, m),
+  ),
+  fixedVsRandom(
+    "CMAC-AES-128 (64 B): message",
+    64,
+    8,
+    (m) => m,
+    (m) => cmac128.tag(m, out16),
   ),
   // Poly1305: the key (r, s) and the message.
   fixedVsRandom(
