@@ -71,6 +71,7 @@ export function chartSvg(algorithm: string, cases: CaseResult[]): string {
 
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="11">`,
+    `<title>${xmlText(algorithm)}: keyed and the best peer, throughput by message size</title>`,
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#fff"/>`,
     `<text x="${PLOT.left}" y="20" font-size="14" font-weight="bold">${xmlText(algorithm)}: throughput (MB/s, log) by message size (log)</text>`,
   ];

@@ -34,6 +34,7 @@ import { hmacSuite } from "./hmac.js";
 import { kmacSuite } from "./kmac.js";
 import { poly1305Suite } from "./poly1305.js";
 import { siphashSuite } from "./siphash.js";
+import { targetsSection } from "./targets.js";
 
 const SUITES: Suite[] = [
   hmacSuite,
@@ -367,6 +368,11 @@ async function main(): Promise<void> {
     writeDoc(suite.name, body);
     writeCharts(cases);
     log(`wrote ${file} and ${DOC}`);
+  }
+  if (!args.quick) {
+    const targets = targetsSection(RESULTS);
+    process.stdout.write(`\n## Targets\n\n${targets}\n`);
+    writeDoc("targets", targets);
   }
 }
 
