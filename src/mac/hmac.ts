@@ -7,7 +7,7 @@
  * done once here, and each tag starts from copies of those states: a tag on a short message costs
  * the message's compressions plus one, never the two pad compressions again.
  */
-import type { Bytes } from "../core/bytes.js";
+import { type Bytes, copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import {
   DEFAULT_SAFE_MIN_TAG_LENGTH,
@@ -56,12 +56,14 @@ export class HmacKernel implements MacKernel {
   private wasm: WasmHmac | undefined;
   private slot = 0;
   private readonly wasmKind: number;
-  private readonly inner: HashState;
-  private readonly outer: HashState;
-  private readonly work: HashState;
-  private readonly innerDigest: Uint8Array;
-  /** The padded-key blocks, for node:crypto's one-shot hash (see nativeTag). */
-  private readonly padBlocks: NativePadBlocks | undefined;
+  /** The hash states after the pad blocks, made on first need (see `prepared`). */
+  private states: PreparedStates | undefined;
+  /** The padded-key blocks and the inner digest's buffer, made on first need (see `pads`). */
+  private padded: PaddedKey | undefined;
+  /** The key until the pad blocks are made from it. */
+  private key: Uint8Array | undefined;
+  /** Messages tagged so far (the first one takes the cheapest path to a single tag). */
+  private uses = 0;
 
   constructor(hash: HashFunction, key: Bytes) {
     this.hash = hash;
@@ -69,43 +71,74 @@ export class HmacKernel implements MacKernel {
     this.family = hmacFamily(hash.name);
     // node:crypto refuses empty keys; HMAC's zero padding makes them equal to a zero block anyway.
     this.nativeKey = new LazyNativeKey(key);
-    const block = new Uint8Array(hash.blockLength);
-    // RFC 2104 section 2: keys longer than the block are hashed first.
-    if (key.length > hash.blockLength) hash.create().update(key).digestInto(block);
-    else block.set(key);
-    const blockLength = hash.blockLength;
-    this.padBlocks = nativeCrypto?.hash
-      ? {
-          inner: new Uint8Array(blockLength),
-          outer: new Uint8Array(blockLength + hash.outputLength),
-        }
-      : undefined;
-    for (let i = 0; i < blockLength; i++) block[i] ^= IPAD;
-    this.inner = hash.create().update(block);
-    this.padBlocks?.inner.set(block);
-    for (let i = 0; i < blockLength; i++) block[i] ^= IPAD ^ OPAD;
-    this.outer = hash.create().update(block);
-    this.padBlocks?.outer.set(block);
-    block.fill(0);
-    this.work = hash.create();
-    // The shared message schedule last held the padded key: clear it.
-    this.work.wipe();
-    this.innerDigest = new Uint8Array(hash.outputLength);
+    // Nothing is derived yet: a one-shot `mac(…).tag(…)` on node:crypto never needs it.
+    this.key = copyBytes(key);
     this.wasmKind = WASM_KIND[hash.name] ?? 0;
   }
 
   /**
    * The WebAssembly kernels with this key loaded, from the second short message on: a one-shot
-   * `mac(…).tag(…)` is cheaper without setting up a key slot.
+   * `mac(…).tag(…)` is cheaper without setting up a key slot (on Node it goes to node:crypto).
    */
   private wasmReady(): WasmHmac | undefined {
     if (this.wasm !== undefined || this.wasmKind === 0) return this.wasm;
-    if (this.shortMessages++ === 0 && FORCED_BACKEND !== "wasm") return undefined;
+    if (this.uses <= 1 && FORCED_BACKEND !== "wasm") return undefined;
     this.wasm = wasmHmac();
     if (this.wasm !== undefined) this.loadSlot(this.wasm);
     return this.wasm;
   }
-  private shortMessages = 0;
+
+  /**
+   * The inner and outer hash states after K⊕ipad and K⊕opad (RFC 2104 section 2), absorbed on
+   * first need: a one-shot tag on node:crypto never pays for them.
+   */
+  /**
+   * K⊕ipad, K⊕opad (with room for the inner digest after it) and the inner digest's buffer, in
+   * one backing store: typed arrays over 64 bytes live off the V8 heap, and each costs about as
+   * much to allocate as a short tag takes to compute. The key copy is wiped once they exist.
+   */
+  private pads(): PaddedKey {
+    if (this.padded === undefined) {
+      const blockLength = this.hash.blockLength;
+      const digestLength = this.outputLength;
+      const bytes = new Uint8Array(2 * blockLength + 2 * digestLength);
+      const inner = bytes.subarray(0, blockLength);
+      const outer = bytes.subarray(blockLength, 2 * blockLength + digestLength);
+      const innerDigest = bytes.subarray(2 * blockLength + digestLength);
+      // RFC 2104 section 2: keys longer than the block are hashed first (here into innerDigest,
+      // wiped below); shorter ones are padded with zeros.
+      const key = this.key as Uint8Array;
+      let k = key;
+      if (key.length > blockLength) {
+        this.hash.create().update(key).digestInto(innerDigest);
+        k = innerDigest;
+      }
+      for (let i = 0; i < blockLength; i++) {
+        const byte = i < k.length ? k[i] : 0;
+        inner[i] = byte ^ IPAD;
+        outer[i] = byte ^ OPAD;
+      }
+      innerDigest.fill(0);
+      key.fill(0);
+      this.key = undefined;
+      this.padded = { inner, outer, innerDigest };
+    }
+    return this.padded;
+  }
+
+  private prepared(): PreparedStates {
+    if (this.states === undefined) {
+      const { hash } = this;
+      const padBlocks = this.pads();
+      const inner = hash.create().update(padBlocks.inner);
+      const outer = hash.create().update(padBlocks.outer.subarray(0, hash.blockLength));
+      const work = hash.create();
+      // The shared message schedule last held the padded key: clear it.
+      work.wipe();
+      this.states = { inner, outer, work };
+    }
+    return this.states;
+  }
 
   /**
    * Copies the two prepared chaining values into a key slot: 32-bit words for SHA-1/SHA-256,
@@ -115,8 +148,9 @@ export class HmacKernel implements MacKernel {
   private loadSlot(wasm: WasmHmac): void {
     this.slot = wasm.allocate(this);
     const words = new Int32Array(wasm.bytes().buffer, this.slot, 32);
-    const inner = (this.inner as MerkleDamgard).chainingValue();
-    const outer = (this.outer as MerkleDamgard).chainingValue();
+    const states = this.prepared();
+    const inner = (states.inner as MerkleDamgard).chainingValue();
+    const outer = (states.outer as MerkleDamgard).chainingValue();
     if (this.wasmKind === 5) {
       for (let i = 0; i < 16; i += 2) {
         words[i] = inner[i + 1];
@@ -133,9 +167,12 @@ export class HmacKernel implements MacKernel {
   }
 
   compute(message: Bytes, out: Bytes): void {
-    if (this.nativeKey.available && useNative(this.family, message.length)) {
-      if (this.padBlocks !== undefined && message.length <= ONE_SHOT_HASH_LIMIT) {
-        this.nativeTag(this.padBlocks, message, out);
+    // A key's first message goes to node:crypto whatever its length: for a one-shot
+    // `mac(…).tag(…)` that is cheaper than absorbing the pad blocks here first.
+    const first = this.uses++ === 0;
+    if (this.nativeKey.available && (first || useNative(this.family, message.length))) {
+      if (!first && nativeCrypto?.hash !== undefined && message.length <= ONE_SHOT_HASH_LIMIT) {
+        this.nativeTag(this.pads(), message, out);
         return;
       }
       const native = nativeCrypto as NativeCrypto;
@@ -158,7 +195,8 @@ export class HmacKernel implements MacKernel {
       wasm.takeOut(out, this.outputLength, message.length);
       return;
     }
-    const work = this.inner.copyTo(this.work);
+    const states = this.prepared();
+    const work = states.inner.copyTo(states.work);
     work.update(message);
     this.finishInto(work, out);
   }
@@ -203,7 +241,7 @@ export class HmacKernel implements MacKernel {
   }
 
   private startJs(): MacKernelState {
-    const state = this.inner.copyTo(this.hash.create());
+    const state = this.prepared().inner.copyTo(this.hash.create());
     return {
       update: (chunk) => {
         state.update(chunk);
@@ -215,9 +253,9 @@ export class HmacKernel implements MacKernel {
 
   /** Completes the inner hash held in `work` and runs the outer one into `out`. */
   private finishInto(work: HashState, out: Bytes): void {
-    const innerDigest = this.innerDigest;
+    const innerDigest = this.pads().innerDigest;
     work.digestInto(innerDigest);
-    this.outer.copyTo(work).update(innerDigest).digestInto(out);
+    (this.states as PreparedStates).outer.copyTo(work).update(innerDigest).digestInto(out);
     innerDigest.fill(0);
   }
 
@@ -225,13 +263,25 @@ export class HmacKernel implements MacKernel {
     this.nativeKey.wipe();
     if (this.wasm !== undefined) this.wasm.release(this.slot, this);
     this.wasm = undefined;
-    this.inner.wipe();
-    this.outer.wipe();
-    this.work.wipe();
-    this.innerDigest.fill(0);
-    this.padBlocks?.inner.fill(0);
-    this.padBlocks?.outer.fill(0);
+    this.states?.inner.wipe();
+    this.states?.outer.wipe();
+    this.states?.work.wipe();
+    this.key?.fill(0);
+    this.key = undefined;
+    this.padded?.inner.fill(0);
+    this.padded?.outer.fill(0);
+    this.padded?.innerDigest.fill(0);
   }
+}
+
+interface PaddedKey extends NativePadBlocks {
+  innerDigest: Uint8Array;
+}
+
+interface PreparedStates {
+  inner: HashState;
+  outer: HashState;
+  work: HashState;
 }
 
 /**

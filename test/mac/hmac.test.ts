@@ -230,3 +230,28 @@ describe("HMAC against node:crypto (property tests)", () => {
     });
   }
 });
+
+describe("HMAC key material", () => {
+  it("destroy() wipes the key copy, the pad blocks and the inner digest buffer", () => {
+    const key = new Uint8Array(200).map((_, i) => i + 1);
+    for (const uses of [0, 1, 3]) {
+      const m = mac("hmac-sha256", key);
+      for (let i = 0; i < uses; i++) m.tag(new Uint8Array(40));
+      const kernel = (m as unknown as { kernel: Record<string, unknown> }).kernel;
+      const copy = kernel.key as Uint8Array | undefined;
+      const padded = kernel.padded as Record<string, Uint8Array> | undefined;
+      m.destroy();
+      if (copy !== undefined)
+        assert.ok(
+          copy.every((b) => b === 0),
+          `${uses}: key copy`,
+        );
+      for (const [name, bytes] of Object.entries(padded ?? {}))
+        assert.ok(
+          bytes.every((b) => b === 0),
+          `${uses}: ${name}`,
+        );
+      assert.equal(kernel.key, undefined, `${uses}: key reference dropped`);
+    }
+  });
+});
