@@ -8,7 +8,12 @@ import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { FORCED_BACKEND } from "../engine/native.js";
 import { WASM_BASE64 } from "../engine/wasm/generated/chacha20.js";
-import { type KernelExports, kernelLoader, type WasmKernels } from "../engine/wasm.js";
+import {
+  type KernelExports,
+  kernelLoader,
+  type WasmKernels,
+  wrappedLoader,
+} from "../engine/wasm.js";
 
 /** "expand 32-byte k" as four little-endian words (RFC 8439 2.3). */
 const SIGMA0 = 0x61707865;
@@ -232,7 +237,7 @@ class ChaChaWasm {
   }
 }
 
-let chachaWasm: ChaChaWasm | undefined | null = null;
+const loadChaChaWasm = wrappedLoader(wasmChaCha20, (kernels) => new ChaChaWasm(kernels));
 
 /**
  * The WebAssembly kernel for `length` bytes of keystream, or undefined where JavaScript serves
@@ -240,11 +245,7 @@ let chachaWasm: ChaChaWasm | undefined | null = null;
  */
 function wasmFor(length: number): ChaChaWasm | undefined {
   if (length < WASM_FROM && FORCED_BACKEND !== "wasm") return undefined;
-  if (chachaWasm === null) {
-    const kernels = wasmChaCha20();
-    chachaWasm = kernels === undefined ? undefined : new ChaChaWasm(kernels);
-  }
-  return chachaWasm;
+  return loadChaChaWasm();
 }
 
 function counterExhausted(): KeyedError {

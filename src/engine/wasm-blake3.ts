@@ -9,7 +9,7 @@
  */
 import type { Bytes } from "../core/bytes.js";
 import { WASM_BASE64 } from "./wasm/generated/blake3.js";
-import { type KernelExports, kernelLoader, type WasmKernels } from "./wasm.js";
+import { type KernelExports, kernelLoader, type WasmKernels, wrappedLoader } from "./wasm.js";
 
 export interface Blake3Exports extends KernelExports {
   OUT_CAPACITY: WebAssembly.Global;
@@ -187,17 +187,8 @@ export class WasmBlake3 {
 }
 
 const loadKernels = kernelLoader<Blake3Exports>(WASM_BASE64, BLAKE3_STATE_SIZE);
-let loaded: WasmBlake3 | undefined;
-
 /**
- * The BLAKE3 module, or undefined where WebAssembly (SIMD) is unavailable or js is forced. Asked
- * again while undefined: at 12.7 KB the module may still be compiling in the background on
- * Chrome's main thread (see kernelLoader).
+ * The BLAKE3 module, or undefined where WebAssembly (SIMD) is unavailable or js is forced. At
+ * 12.7 KB it may still be compiling in the background on Chrome's main thread (see kernelLoader).
  */
-export function wasmBlake3(): WasmBlake3 | undefined {
-  if (loaded === undefined) {
-    const kernels = loadKernels();
-    if (kernels !== undefined) loaded = new WasmBlake3(kernels);
-  }
-  return loaded;
-}
+export const wasmBlake3 = wrappedLoader(loadKernels, (kernels) => new WasmBlake3(kernels));

@@ -144,6 +144,25 @@ export function kernelLoader<E extends KernelExports>(
   };
 }
 
+/**
+ * A family's JavaScript side over its module, made once the module loads and cached from then on.
+ * While the module is absent the loader is asked again (it answers from its own cache), so a
+ * module Chrome compiles in the background is picked up once ready.
+ */
+export function wrappedLoader<E extends KernelExports, W>(
+  load: () => WasmKernels<E> | undefined,
+  wrap: (kernels: WasmKernels<E>) => W,
+): () => W | undefined {
+  let wrapped: W | undefined;
+  return () => {
+    if (wrapped === undefined) {
+      const kernels = load();
+      if (kernels !== undefined) wrapped = wrap(kernels);
+    }
+    return wrapped;
+  };
+}
+
 // --- HMAC (src/engine/wasm/assembly/hmac.ts) -----------------------------------------------------
 
 export interface HmacExports extends KernelExports {

@@ -17,7 +17,12 @@ import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState } from "../core/mac.js";
 import { WASM_BASE64 as POLY1305_WASM } from "../engine/wasm/generated/poly1305.js";
-import { type KernelExports, kernelLoader, type WasmKernels } from "../engine/wasm.js";
+import {
+  type KernelExports,
+  kernelLoader,
+  type WasmKernels,
+  wrappedLoader,
+} from "../engine/wasm.js";
 
 const LIMB = 4194304; // 2^22
 const INV_LIMB = 1 / LIMB; // exact: a power of two
@@ -347,16 +352,8 @@ class Poly1305Wasm {
   }
 }
 
-let loaded: Poly1305Wasm | undefined | null = null;
-
 /** The WebAssembly kernel, loaded on first use; undefined where the TypeScript one serves. */
-function poly1305Wasm(): Poly1305Wasm | undefined {
-  if (loaded === null) {
-    const kernels = wasmPoly1305();
-    loaded = kernels === undefined ? undefined : new Poly1305Wasm(kernels);
-  }
-  return loaded;
-}
+const poly1305Wasm = wrappedLoader(wasmPoly1305, (kernels) => new Poly1305Wasm(kernels));
 
 /** Poly1305 of `message` under the 32-byte key, into out[0..16). */
 function tagInto(key: Uint8Array, message: Uint8Array, out: Uint8Array): void {

@@ -22,7 +22,12 @@ import {
 } from "../core/mac.js";
 import { FORCED_BACKEND } from "../engine/native.js";
 import { WASM_BASE64 } from "../engine/wasm/generated/siphash.js";
-import { type KernelExports, kernelLoader, type WasmKernels } from "../engine/wasm.js";
+import {
+  type KernelExports,
+  kernelLoader,
+  type WasmKernels,
+  wrappedLoader,
+} from "../engine/wasm.js";
 
 const TWO_32 = 0x100000000;
 
@@ -233,21 +238,13 @@ class SipWasm {
   }
 }
 
-let sipWasm: SipWasm | undefined | null = null;
-
 /**
  * The WebAssembly kernel, or undefined where it cannot serve (see engine/wasm.ts). One-call hashes
  * use it at every length: measured against the JavaScript kernel in one process on Node 20, it
  * took 0.5-0.75 of the time from 0 bytes on (8-16 B: the wasm call and the copies into its
  * memory cost less than the 32-bit-halves arithmetic saves), 0.4 at 64 B.
  */
-function loadSipWasm(): SipWasm | undefined {
-  if (sipWasm === null) {
-    const kernels = wasmSipHash();
-    sipWasm = kernels === undefined ? undefined : new SipWasm(kernels);
-  }
-  return sipWasm;
-}
+const loadSipWasm = wrappedLoader(wasmSipHash, (kernels) => new SipWasm(kernels));
 
 // --- the kernel ----------------------------------------------------------------------------------
 
