@@ -11,6 +11,7 @@ import {
   type BenchCase,
   checkContenders,
   consume,
+  keyedRows,
   random,
   type Suite,
   tagAllocation,
@@ -51,18 +52,7 @@ async function cases(algorithm: string): Promise<BenchCase[]> {
       algorithm,
       size,
       contenders: [
-        {
-          name: "keyed",
-          kind: "prepared",
-          headline: true,
-          fn: () => consume(prepared.tag(msg, out)),
-        },
-        {
-          name: "keyed",
-          kind: "one-shot",
-          headline: true,
-          fn: () => consume(mac(algorithm, key).tag(msg)),
-        },
+        ...keyedRows(algorithm, key, prepared, out, msg, true),
         { name: "noble", kind: "one-shot", fn: () => consume(nobleBlake3(msg, { key })) },
         {
           name: "noble",

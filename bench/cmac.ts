@@ -13,6 +13,7 @@ import {
   checkContendersAsync,
   consume,
   engineNote,
+  keyedRows,
   random,
   type Suite,
   tagAllocation,
@@ -137,8 +138,7 @@ async function cases(name: string): Promise<BenchCase[]> {
       algorithm,
       size,
       contenders: [
-        { name: "keyed", kind: "prepared", fn: () => consume(prepared.tag(msg, out)) },
-        { name: "keyed", kind: "one-shot", fn: () => consume(mac(algorithm, key).tag(msg)) },
+        ...keyedRows(algorithm, key, prepared, out, msg),
         {
           name: "node:crypto",
           kind: "prepared",

@@ -11,7 +11,7 @@ import { randomFillSync } from "node:crypto";
 import { PerformanceObserver } from "node:perf_hooks";
 import { FORCED_BACKEND, nativeCrypto } from "../src/engine/native.js";
 import { NATIVE_CROSSOVER, type NativeFamily } from "../src/engine/select.js";
-import { type MacName, mac } from "../src/index.js";
+import { type Mac, type MacName, mac } from "../src/index.js";
 
 interface ContenderBase {
   /**
@@ -329,6 +329,24 @@ export async function runCaseAsync(c: BenchCase, options: TimingOptions): Promis
 }
 
 /** Random bytes for keys and messages. */
+/**
+ * keyed's two usual rows for one message: the prepared key tagging into `out`, and a new key object
+ * per call (`mac(algorithm, key).tag(msg)`).
+ */
+export function keyedRows(
+  algorithm: MacName,
+  key: Uint8Array,
+  prepared: Mac,
+  out: Uint8Array,
+  msg: Uint8Array,
+  headline?: true,
+): Contender[] {
+  return [
+    { name: "keyed", kind: "prepared", headline, fn: () => consume(prepared.tag(msg, out)) },
+    { name: "keyed", kind: "one-shot", headline, fn: () => consume(mac(algorithm, key).tag(msg)) },
+  ];
+}
+
 export function random(length: number): Uint8Array {
   return randomFillSync(new Uint8Array(length));
 }

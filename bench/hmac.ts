@@ -27,6 +27,7 @@ import {
   checkContenders,
   consume,
   engineNote,
+  keyedRows,
   random,
   type Suite,
   tagAllocation,
@@ -80,8 +81,7 @@ async function cases(algorithm: string): Promise<BenchCase[]> {
       algorithm,
       size,
       contenders: [
-        { name: "keyed", kind: "prepared", fn: () => consume(prepared.tag(msg, out)) },
-        { name: "keyed", kind: "one-shot", fn: () => consume(mac(algorithm, key).tag(msg)) },
+        ...keyedRows(algorithm, key, prepared, out, msg),
         {
           name: "node:crypto",
           kind: "one-shot",

@@ -15,6 +15,7 @@ import {
   type Contender,
   checkContenders,
   consume,
+  keyedRows,
   random,
   type Suite,
 } from "./harness.js";
@@ -67,10 +68,7 @@ async function variantCases(algorithm: MacName): Promise<BenchCase[]> {
     const c: BenchCase = {
       algorithm,
       size,
-      contenders: [
-        { name: "keyed", kind: "prepared", fn: () => consume(prepared.tag(msg, out)) },
-        { name: "keyed", kind: "one-shot", fn: () => consume(mac(algorithm, key).tag(msg)) },
-      ],
+      contenders: [...keyedRows(algorithm, key, prepared, out, msg)],
     };
     if (algorithm === "siphash-1-3") {
       c.contenders.push(sipHashJsRow(sipHash13Js, key, msg));
