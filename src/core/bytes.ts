@@ -3,16 +3,9 @@
  * Buffer so the same code runs in browsers.
  */
 import { KeyedError } from "./errors.js";
+import { describeType as describe } from "./options.js";
 
 export type Bytes = Uint8Array;
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (value instanceof ArrayBuffer) return "an ArrayBuffer";
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
-  if (typeof value === "object") return `an object (${value?.constructor?.name ?? "Object"})`;
-  return `a ${typeof value}`;
-}
 
 function isDetached(bytes: Uint8Array): boolean {
   // A detached buffer reads as empty; constructing a view over it is the portable way to tell

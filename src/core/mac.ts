@@ -10,6 +10,7 @@ import { assertBytes, assertInteger, type Bytes, copyBytes } from "./bytes.js";
 import { equalPrefix } from "./equal.js";
 import { KeyedError } from "./errors.js";
 import { encodeFields, encodeFieldsTuple, type Field } from "./fields.js";
+import { checkOptions } from "./options.js";
 import { fillNonce } from "./random.js";
 
 export type { Field } from "./fields.js";
@@ -178,21 +179,10 @@ const NO_OPTIONS: MacOptions = Object.freeze({});
 /** Shared by every MAC without a nonce: zero bytes long, so nothing is ever written to it. */
 const NO_NONCE = new Uint8Array(0);
 
-function checkOptions(algorithm: MacAlgorithm, options: unknown): MacOptions {
+function checkMacOptions(algorithm: MacAlgorithm, options: unknown): MacOptions {
   if (options === undefined) return NO_OPTIONS;
-  if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw new KeyedError("BAD_INPUT", `options must be an object; got ${options}.`);
-  }
   const allowed = [...COMMON_OPTIONS, ...(algorithm.extraOptions ?? [])];
-  for (const name of Object.keys(options)) {
-    if (!allowed.includes(name)) {
-      throw new KeyedError(
-        "BAD_INPUT",
-        `${algorithm.name} does not take the option "${name}"; it takes: ${allowed.join(", ")}.`,
-      );
-    }
-  }
-  const o = options as MacOptions;
+  const o = checkOptions<MacOptions>(options, allowed, `${algorithm.name} options`);
   for (const flag of ["allowShortKeys", "allowShortTags"] as const) {
     if (o[flag] !== undefined && typeof o[flag] !== "boolean") {
       throw new KeyedError("BAD_INPUT", `options.${flag} must be true or false.`);
@@ -294,7 +284,7 @@ export class PreparedMac implements Mac {
 
   constructor(algorithm: MacAlgorithm, key: Bytes, options?: MacOptions) {
     assertBytes(key, "key");
-    const checked = checkOptions(algorithm, options);
+    const checked = checkMacOptions(algorithm, options);
     checkKey(algorithm, key, checked);
     this.algorithm = algorithm.name;
     this.authLength = resolveTagLength(algorithm, checked);

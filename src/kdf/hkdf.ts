@@ -2,8 +2,10 @@
  * HKDF (RFC 5869): extract a pseudorandom key from input keying material, then expand it into as
  * many output bytes as asked (at most 255 hash outputs).
  */
+
 import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
+import { checkOptions } from "../core/options.js";
 import { HASH_FUNCTIONS, type HashName } from "../hash/index.js";
 import { HmacKernel } from "../mac/hmac.js";
 
@@ -93,9 +95,10 @@ export interface HkdfOptions {
 export function hkdf(hash: HkdfHash, ikm: Bytes, options: HkdfOptions): Bytes {
   const fn = hashFunction(hash);
   assertBytes(ikm, "ikm");
-  if (options === null || typeof options !== "object") {
-    throw new KeyedError("BAD_INPUT", "hkdf options must be an object { salt?, info?, length }.");
+  if (options === undefined) {
+    throw new KeyedError("BAD_INPUT", "hkdf takes options { salt?, info?, length }.");
   }
+  checkOptions(options, ["salt", "info", "length"], "hkdf options");
   if (options.salt !== undefined) assertBytes(options.salt, "options.salt");
   if (options.info !== undefined) assertBytes(options.info, "options.info");
   checkLength(hash, fn.outputLength, options.length);

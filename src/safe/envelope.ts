@@ -11,10 +11,12 @@
  * purposes without a token for one being accepted for another. The receiver names the algorithm;
  * the token's algorithm byte is only checked, never obeyed.
  */
+
 import { assertBytes, assertString, type Bytes, copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { encodeFields } from "../core/fields.js";
 import type { MacName } from "../core/mac.js";
+import { checkOptions } from "../core/options.js";
 import { hkdf } from "../kdf/hkdf.js";
 import { mac, macInfo } from "../mac/registry.js";
 import type { ReplayWindow } from "./replay.js";
@@ -102,12 +104,13 @@ export interface SealOptions {
 /** A token carrying `payload`, authenticated for `purpose` (see the module comment). */
 export function seal(key: Bytes, payload: Bytes, options: SealOptions): Bytes {
   assertBytes(payload, "payload");
-  if (options === null || typeof options !== "object") {
+  if (options === undefined) {
     throw new KeyedError(
       "BAD_INPUT",
-      "options must be an object { purpose, timestamp?, counter?, algorithm? }.",
+      "seal takes options { purpose, timestamp?, counter?, algorithm? }.",
     );
   }
+  checkOptions(options, ["purpose", "timestamp", "counter", "algorithm"], "seal options");
   const { m, id } = sealMac(key, options.purpose, options.algorithm ?? "hmac-sha256");
   const timestamp =
     options.timestamp === undefined ? undefined : u64(options.timestamp, "options.timestamp");
@@ -162,6 +165,8 @@ function seconds(value: unknown, name: string): number {
   return value;
 }
 
+const OPEN_OPTIONS = ["purpose", "maxAgeSeconds", "clockSkewSeconds", "now", "replay", "algorithm"];
+
 /**
  * The payload of a token from `seal`. Throws TAG_INVALID (wrong key, purpose, algorithm or any
  * change to the token), EXPIRED, NOT_YET_VALID or REPLAYED; nothing in the token is read before
@@ -169,12 +174,13 @@ function seconds(value: unknown, name: string): number {
  */
 export function open(key: Bytes, token: Bytes, options: OpenOptions): Opened {
   assertBytes(token, "token");
-  if (options === null || typeof options !== "object") {
+  if (options === undefined) {
     throw new KeyedError(
       "BAD_INPUT",
-      "options must be an object { purpose, maxAgeSeconds?, clockSkewSeconds?, now?, replay?, algorithm? }.",
+      "open takes options { purpose, maxAgeSeconds?, clockSkewSeconds?, now?, replay?, algorithm? }.",
     );
   }
+  checkOptions(options, OPEN_OPTIONS, "open options");
   const skew = seconds(options.clockSkewSeconds ?? 0, "options.clockSkewSeconds");
   const maxAge =
     options.maxAgeSeconds === undefined

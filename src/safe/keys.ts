@@ -7,10 +7,12 @@
  * a tag on the message info ‖ 0x01 learns a derived key, and anyone who learns a derived key holds
  * a valid tag. One purpose per key rules that out.
  */
+
 import { assertBytes, assertInteger, assertString, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { encodeFields } from "../core/fields.js";
 import type { MacName } from "../core/mac.js";
+import { checkOptions } from "../core/options.js";
 import { randomBytes } from "../core/random.js";
 import { hkdf } from "../kdf/hkdf.js";
 import { deriveKey } from "../mac/blake3.js";
@@ -46,12 +48,13 @@ export function deriveKeys<N extends string>(
   options: DeriveKeysOptions<N>,
 ): Record<N, Bytes> {
   assertBytes(master, "master");
-  if (options === null || typeof options !== "object") {
+  if (options === undefined) {
     throw new KeyedError(
       "BAD_INPUT",
-      "options must be an object { purpose, names, length?, method? }.",
+      "deriveKeys takes options { purpose, names, length?, method? }.",
     );
   }
+  checkOptions(options, ["purpose", "names", "length", "method"], "deriveKeys options");
   const { purpose, names, length = 32, method = "hkdf-sha256" } = options;
   assertString(purpose, "options.purpose");
   assertInteger(length, "options.length", 16, 255 * 32);

@@ -4,7 +4,9 @@
  * ring of 32-bit blocks with one spare block, so moving the window clears whole blocks and every
  * check is O(1) (a move costs at most one pass over the ring). Counters run from 0 to 2^64 - 1.
  */
+
 import { KeyedError } from "../core/errors.js";
+import { checkOptions } from "../core/options.js";
 
 const MAX_COUNTER = (1n << 64n) - 1n;
 
@@ -22,7 +24,8 @@ export class ReplayWindow {
   private top = -1n;
 
   constructor(options: ReplayWindowOptions = {}) {
-    const size = options.size ?? 1024;
+    const size =
+      checkOptions<ReplayWindowOptions>(options, ["size"], "ReplayWindow options").size ?? 1024;
     if (!Number.isSafeInteger(size) || size < 1 || size > 2 ** 24) {
       throw new KeyedError("BAD_INPUT", `size must be a whole number from 1 to 2^24; got ${size}.`);
     }

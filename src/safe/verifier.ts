@@ -6,9 +6,11 @@
  * within it, a forgery succeeds with probability at most 2^-(t/2) — 2^-64 for a 128-bit tag,
  * 2^-40 for an 80-bit one, 2^-16 for a 32-bit one.
  */
+
 import type { Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { Field, Mac } from "../core/mac.js";
+import { checkOptions } from "../core/options.js";
 import { macInfo } from "../mac/registry.js";
 
 export interface VerifierOptions {
@@ -40,9 +42,7 @@ export class Verifier {
     if (mac === null || typeof mac !== "object" || typeof mac.verify !== "function") {
       throw new KeyedError("BAD_INPUT", 'Verifier takes a Mac, such as mac("hmac-sha256", key).');
     }
-    if (options === null || typeof options !== "object") {
-      throw new KeyedError("BAD_INPUT", "options must be an object { maxFailures? }.");
-    }
+    checkOptions(options, ["maxFailures"], "Verifier options");
     // Nonce-carrying MACs count their nonce in tagLength; the budget is about the tag proper.
     const authBytes = mac.tagLength - macInfo(mac.algorithm).nonceLength;
     const max = options.maxFailures ?? defaultMaxFailures(authBytes);
