@@ -12,6 +12,7 @@ import { KeyedError } from "./errors.js";
 import { encodeFields, encodeFieldsTuple, type Field } from "./fields.js";
 import { checkOptions } from "./options.js";
 import { fillNonce } from "./random.js";
+import { redactKeyMaterial } from "./redact.js";
 
 export type { Field } from "./fields.js";
 
@@ -439,6 +440,8 @@ export class PreparedMac implements Mac {
   }
 }
 
+redactKeyMaterial(PreparedMac, (m) => ({ algorithm: m.algorithm, tagLength: m.tagLength }));
+
 class PreparedMacStream implements MacStream {
   private readonly owner: PreparedMac;
   private readonly state: MacKernelState;
@@ -488,3 +491,5 @@ class PreparedMacStream implements MacStream {
     return ok;
   }
 }
+
+redactKeyMaterial(PreparedMacStream);
