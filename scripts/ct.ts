@@ -1,9 +1,13 @@
 /**
  * `npm run ct`: dudect-style timing checks (Reparaz, Balasch, Verbauwhede, DATE 2017) of the
- * comparisons and verifications that handle secret tags. See docs/constant-time.md.
+ * comparisons, verifications and WebAssembly kernels that handle keys and secret tags, and of the
+ * webhook verifiers. See docs/constant-time.md.
  *
- *   npm run ct                    about 1.5 min
- *   npm run ct -- --quick         about 15 s
+ * keyed's own kernels are what is measured: KEYED_BACKEND is set to "wasm" (unless it is already
+ * set) before keyed loads, so that no call goes to node:crypto.
+ *
+ *   npm run ct                    about 3 min
+ *   npm run ct -- --quick         about 1 min
  *   npm run ct -- --seconds 30    measuring time per target
  *   npm run ct -- --only verify   only the targets whose label contains "verify" (and the control)
  *   npm run ct -- --write-doc     also puts the table into docs/constant-time.md
@@ -14,8 +18,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { parseArgs } from "node:util";
-import { AesKey, Ghash, gmac, poly1305 } from "../src/hazmat.js";
-import { type Bytes, equal, mac, randomBytes } from "../src/index.js";
+import type { Bytes, MacName } from "../src/index.js";
 import {
   defineTarget,
   formatTable,
@@ -26,6 +29,23 @@ import {
   T_LEAK,
   type Target,
 } from "./ct/dudect.js";
+
+// KEYED_BACKEND is read once, when keyed loads: set it first, then load keyed.
+process.env.KEYED_BACKEND ??= "wasm";
+const backend = process.env.KEYED_BACKEND;
+const { AesKey, Ghash, gmac, poly1305 } = await import("../src/hazmat.js");
+const { equal, mac, randomBytes } = await import("../src/index.js");
+const webhooks = await import("../src/protocols/webhooks.js");
+const { wasmHmac } = await import("../src/engine/wasm.js");
+const { wasmBlake3 } = await import("../src/engine/wasm-blake3.js");
+const { wasmKeccak } = await import("../src/engine/wasm-keccak.js");
+const { wasmSipHash } = await import("../src/mac/siphash.js");
+if (
+  backend === "wasm" &&
+  [wasmHmac(), wasmBlake3(), wasmKeccak(), wasmSipHash()].some((k) => k === undefined)
+) {
+  throw new Error("a WebAssembly kernel did not load: its rows would time the TypeScript one.");
+}
 
 /**
  * A copy of `bytes`, with byte `index` changed to a different random value when `change` is set.
@@ -197,6 +217,118 @@ const kernelTargets: Target<unknown>[] = [
   ),
 ];
 
+/**
+ * The WebAssembly kernels that hold a key besides AES, GHASH and Poly1305 (above): for each, the
+ * key (a fresh Mac per call: key setup, one 64-byte tag, destroy) and the message (a prepared key
+ * whose slot is already loaded), fixed against random.
+ */
+function keyedKernelTargets(name: MacName, label: string, keyLength: number): Target<unknown>[] {
+  const message = randomBytes(64);
+  const prepared = mac(name, randomBytes(keyLength));
+  const out = new Uint8Array(prepared.tagLength);
+  // Past the first message every kernel tags through its key's own slot.
+  prepared.tag(message, out);
+  prepared.tag(message, out);
+  return [
+    fixedVsRandom(
+      `${label} (64 B): key`,
+      keyLength,
+      4,
+      (k) => k,
+      (k) => {
+        const m = mac(name, k);
+        m.tag(message, out);
+        m.destroy();
+      },
+    ),
+    fixedVsRandom(
+      `${label} (64 B): message`,
+      64,
+      8,
+      (m) => m,
+      (m) => prepared.tag(m, out),
+    ),
+  ];
+}
+
+const wasmKernelTargets: Target<unknown>[] = [
+  ...keyedKernelTargets("hmac-sha256", "HMAC-SHA256", 32),
+  ...keyedKernelTargets("kmac128", "KMAC128", 32),
+  ...keyedKernelTargets("blake3", "BLAKE3 keyed", 32),
+  ...keyedKernelTargets("siphash-2-4-128", "SipHash-2-4-128", 16),
+];
+
+/**
+ * A webhook verifier given a signature wrong in its first or its last byte (of the decoded
+ * HMAC-SHA256), encoded as the scheme sends it (untimed). Both classes are refused as
+ * signature_mismatch; a difference would show where parsing, decoding or comparing stops early.
+ */
+function webhookTarget<I>(
+  name: string,
+  scheme: {
+    /** The right signature's 32 bytes for `body`, signed at `timestamp`. */
+    sign(secret: Bytes, body: Bytes, timestamp: number): Bytes;
+    /** The verifier's arguments besides secret and body, carrying `signature`. */
+    encode(signature: Bytes, timestamp: number): I;
+    verify(secret: Bytes, body: Bytes, encoded: I, timestamp: number): boolean;
+  },
+) {
+  const secret = randomBytes(32);
+  const body = randomBytes(256);
+  const timestamp = Math.floor(Date.now() / 1000);
+  const right = scheme.sign(secret, body, timestamp);
+  if (!scheme.verify(secret, body, scheme.encode(right, timestamp), timestamp)) {
+    throw new Error(`${name}: the right signature is refused, so the target would time nothing`);
+  }
+  return defineTarget<I>({
+    name: `${name} (256 B body)`,
+    classes: ["first byte wrong", "last byte wrong"],
+    batch: 4,
+    input(cls) {
+      return scheme.encode(variant(right, cls === 0 ? 0 : LAST, true), timestamp);
+    },
+    run(encoded) {
+      return scheme.verify(secret, body, encoded, timestamp);
+    },
+  });
+}
+
+const hex = (b: Bytes) => Buffer.from(b).toString("hex");
+/** The 64 hex digits at the end of a header value, as bytes. */
+const lastHex = (s: string): Bytes => Buffer.from(s.slice(-64), "hex");
+
+const webhookTargets: Target<unknown>[] = [
+  webhookTarget("verifyGitHub", {
+    sign: (secret, body) => lastHex(webhooks.signGitHub(secret, body)),
+    encode: (sig) => `sha256=${hex(sig)}`,
+    verify: (secret, body, header) => webhooks.verifyGitHub(secret, body, header).ok,
+  }),
+  webhookTarget("verifyStripe", {
+    sign: (secret, body, timestamp) => lastHex(webhooks.signStripe(secret, body, { timestamp })),
+    encode: (sig, t) => `t=${t},v1=${hex(sig)}`,
+    verify: (secret, body, header, now) => webhooks.verifyStripe(secret, body, header, { now }).ok,
+  }),
+  webhookTarget("verifySlack", {
+    sign: (secret, body, timestamp) =>
+      lastHex(webhooks.signSlack(secret, body, { timestamp }).signature),
+    encode: (sig, t) => ({ signature: `v0=${hex(sig)}`, timestamp: String(t) }),
+    verify: (secret, body, headers, now) => webhooks.verifySlack(secret, body, headers, { now }).ok,
+  }),
+  webhookTarget("verifyStandardWebhook", {
+    sign: (secret, body, timestamp) => {
+      const headers = webhooks.signStandardWebhook(secret, { id: "msg_1", timestamp, body });
+      return Buffer.from(headers["webhook-signature"].slice(3), "base64");
+    },
+    encode: (sig, t) => ({
+      "webhook-id": "msg_1",
+      "webhook-timestamp": String(t),
+      "webhook-signature": `v1,${Buffer.from(sig).toString("base64")}`,
+    }),
+    verify: (secret, body, headers, now) =>
+      webhooks.verifyStandardWebhook(secret, body, headers, { now }).ok,
+  }),
+];
+
 /** Returns at the first difference: the textbook leak that `equal` exists to avoid. */
 function naiveEqual(a: Bytes, b: Bytes): boolean {
   if (a.length !== b.length) return false;
@@ -240,6 +372,8 @@ const targets: Target<unknown>[] = [
     variant(tag, cls === 0 ? 0 : 15, true),
   ),
   ...kernelTargets,
+  ...wasmKernelTargets,
+  ...webhookTargets,
   controlTarget(),
 ];
 
@@ -256,15 +390,17 @@ const only = values.only;
 if (only !== undefined && values["write-doc"]) throw new Error("--only and --write-doc conflict");
 // The control always runs: without it a quiet result means nothing.
 const selected = targets.filter((t) => t.control || only === undefined || label(t).includes(only));
-const seconds = values.seconds === undefined ? (values.quick ? 2.5 : 10) : Number(values.seconds);
+const seconds = values.seconds === undefined ? (values.quick ? 2 : 6) : Number(values.seconds);
 if (!(seconds > 0)) throw new Error(`--seconds must be a positive number, not ${values.seconds}`);
 
 const started = performance.now();
 const results: Result[] = [];
 for (const target of selected) {
   process.stderr.write(`${label(target)} ... `);
-  // The control leaks by orders of magnitude; a fraction of the time shows it.
-  const result = runTarget(target, { seconds: target.control ? seconds / 4 : seconds });
+  // The control leaks by orders of magnitude; a fraction of the time shows it, given enough
+  // measurements to fill the crops (under 2 s, a busy machine left it at one chunk, |t| = 9).
+  const controlSeconds = Math.max(seconds / 4, 2);
+  const result = runTarget(target, { seconds: target.control ? controlSeconds : seconds });
   process.stderr.write(`|t| = ${result.maxT.toFixed(2)}\n`);
   results.push(result);
 }
@@ -273,7 +409,7 @@ const elapsed = (performance.now() - started) / 1000;
 const cpu = cpus();
 const environment =
   `Node ${process.version}, ${process.platform}/${process.arch}, ${cpu.length} × ${cpu[0]?.model ?? "unknown CPU"}; ` +
-  `${values.quick ? "--quick, " : ""}${seconds} s per target, ${elapsed.toFixed(0)} s in all; ` +
+  `KEYED_BACKEND=${backend}; ${values.quick ? "--quick, " : ""}${seconds} s per target, ${elapsed.toFixed(0)} s in all; ` +
   new Date().toISOString().slice(0, 10);
 const table = formatTable(results);
 console.log(`\n${table}\n\n${environment}`);
