@@ -12,7 +12,7 @@ import { assertBytes, assertInteger, assertString, type Bytes } from "../core/by
 import { KeyedError } from "../core/errors.js";
 import { encodeFields } from "../core/fields.js";
 import type { MacName } from "../core/mac.js";
-import { checkOptions } from "../core/options.js";
+import { checkOptions, describeType } from "../core/options.js";
 import { randomBytes } from "../core/random.js";
 import { hkdf } from "../kdf/hkdf.js";
 import { deriveKey } from "../mac/blake3.js";
@@ -62,7 +62,7 @@ export function deriveKeys<N extends string>(
   if (method !== "hkdf-sha256" && method !== "blake3") {
     throw new KeyedError(
       "BAD_INPUT",
-      `options.method must be "hkdf-sha256" or "blake3"; got ${String(method)}.`,
+      `options.method must be "hkdf-sha256" or "blake3"; got ${typeof method === "string" || typeof method === "number" ? JSON.stringify(method) : describeType(method)}.`,
     );
   }
   if (!Array.isArray(names) || names.length === 0) {
