@@ -10,34 +10,53 @@ import { open, seal } from "../../src/index.js";
 import { TCP_AO_OPTION_KIND, TcpAoMac, type TcpAoSegment } from "../../src/protocols/tcp-ao.js";
 
 const MB = 1 << 20;
-const REPEATS = 3;
+const REPEATS = 5;
 
-/** The fastest of a few runs, in milliseconds: the least disturbed by other work. */
-function fastest(run: () => void): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < REPEATS; i++) {
-    const start = performance.now();
-    run();
-    best = Math.min(best, performance.now() - start);
-  }
-  return best;
+/**
+ * User CPU milliseconds `run` takes. Not wall time: on a shared machine a long run is preempted
+ * far more often than a short one. Not system time either: fresh 10 MB buffers can come with page
+ * faults that 1 MB ones, reused from the heap, do not; that is the allocator, not the algorithm.
+ */
+function elapsed(run: () => void): number {
+  const start = process.cpuUsage();
+  run();
+  return process.cpuUsage(start).user / 1000;
 }
 
-/** Asserts that `large` (10x the input of `small`) takes under 20x as long; reports the ratio. */
+/** The ratio of `large`'s time to `small`'s: alternate runs, each side's fastest kept. */
+function ratioOnce(small: () => void, large: () => void): [number, number, number] {
+  small();
+  large();
+  let smallMs = Number.POSITIVE_INFINITY;
+  let largeMs = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < REPEATS; i++) {
+    smallMs = Math.min(smallMs, elapsed(small));
+    largeMs = Math.min(largeMs, elapsed(large));
+  }
+  return [largeMs / smallMs, smallMs, largeMs];
+}
+
+/**
+ * Asserts that `large` (10x the input of `small`) takes under 20x as long, and reports the ratio.
+ * A round over 20x is measured again, up to three rounds: 10 MB leaves the caches where 1 MB
+ * stays, so a machine busy with other memory-bound work can push one round over, while a
+ * quadratic step (about 100x) fails every round.
+ */
 function assertLinear(
   t: { diagnostic(message: string): void },
   what: string,
   small: () => void,
   large: () => void,
 ): void {
-  small(); // warm up
-  const smallMs = fastest(small);
-  const largeMs = fastest(large);
-  const ratio = largeMs / smallMs;
-  t.diagnostic(
-    `${what}: ${smallMs.toFixed(1)} ms vs ${largeMs.toFixed(1)} ms, ${ratio.toFixed(1)}x`,
-  );
-  assert.ok(ratio < 20, `${what}: 10x the input took ${ratio.toFixed(1)}x the time`);
+  const seen: string[] = [];
+  let best = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 3 && best >= 20; round++) {
+    const [ratio, smallMs, largeMs] = ratioOnce(small, large);
+    best = Math.min(best, ratio);
+    seen.push(`${smallMs.toFixed(1)} ms vs ${largeMs.toFixed(1)} ms, ${ratio.toFixed(1)}x`);
+  }
+  t.diagnostic(`${what}: ${seen.join("; ")}`);
+  assert.ok(best < 20, `${what}: 10x the input took over 20x the time: ${seen.join("; ")}`);
 }
 
 describe("time grows linearly with the input", () => {
@@ -52,10 +71,11 @@ describe("time grows linearly with the input", () => {
       () => open(key, small, { purpose: "p" }),
       () => open(key, large, { purpose: "p" }),
     );
-    const forged = (t: Uint8Array) => () => {
-      const bad = t.slice();
+    // Forged outside the timed runs, so only open's own work is measured.
+    const forged = (token: Uint8Array) => {
+      const bad = token.slice();
       bad[bad.length - 1] ^= 1;
-      assert.throws(() => open(key, bad, { purpose: "p" }), /tag does not match/);
+      return () => assert.throws(() => open(key, bad, { purpose: "p" }), /tag does not match/);
     };
     assertLinear(t, "open (forged)", forged(small), forged(large));
   });
