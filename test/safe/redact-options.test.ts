@@ -178,3 +178,33 @@ describe("objects holding key material print and serialize redacted", () => {
     }
   });
 });
+
+describe("a bad argument is described, never stringified", () => {
+  // String() of an object without a prototype throws a TypeError; messages use describeType.
+  const bare = () => Object.create(null) as never;
+  const CASES: [string, string, () => unknown][] = [
+    ["SshMac algorithm", "UNKNOWN_ALGORITHM", () => new SshMac(bare(), key(32))],
+    ["IpsecIntegrity algorithm", "UNKNOWN_ALGORITHM", () => new IpsecIntegrity(bare(), key(32))],
+    ["TcpAoMac algorithm", "UNKNOWN_ALGORITHM", () => new TcpAoMac(bare(), key(20))],
+    [
+      "seal algorithm",
+      "UNKNOWN_ALGORITHM",
+      () => seal(key(32), data, { purpose: "p", algorithm: bare() }),
+    ],
+    [
+      "deriveKeys method",
+      "BAD_INPUT",
+      () => deriveKeys(key(32), { purpose: "p", names: ["a"], method: bare() }),
+    ],
+    ["ReplayWindow size", "BAD_INPUT", () => new ReplayWindow({ size: bare() })],
+    [
+      "Verifier maxFailures",
+      "BAD_INPUT",
+      () => new Verifier(mac("hmac-sha256", key(32)), { maxFailures: bare() }),
+    ],
+    ["SrtpAuth tagLength", "TAG_LENGTH", () => new SrtpAuth(key(20), { tagLength: bare() })],
+  ];
+  for (const [what, code, call] of CASES) {
+    it(what, () => throwsKeyed(call, code, /got an object/));
+  }
+});
