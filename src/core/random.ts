@@ -29,7 +29,7 @@ export function randomBytes(length: number): Bytes {
  * Random bytes for one nonce, drawn at the moment of use. Never drawn ahead into a pool: a process
  * snapshotted or forked after the pool was filled (startup snapshots, Lambda SnapStart, fork())
  * would hand the same pooled bytes to every copy, and one repeated GMAC nonce reveals the hash key
- * H, with which anyone can forge tags (SP 800-38D appendix A).
+ * H, with which anyone can forge tags (SP 800-38D section 8; Joux's "forbidden attack").
  */
 export function fillNonce(out: Bytes): Bytes {
   return fillRandom(out);
