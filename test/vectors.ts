@@ -1,7 +1,9 @@
 /**
  * Finds the shared test-vector folder: $KEYED_VECTORS, or ../shared/vectors beside the repository.
- * Vector files are never copied into the repository; when the folder is absent, the suites that
- * need it are reported as skipped with the reason.
+ * Vector files are never copied into the repository. When a file (or the whole folder) is absent,
+ * the suites that need it are reported as skipped with the reason, except under CI (CI set to
+ * anything but "", "0" or "false"): there a missing vector file is a failure naming the path, so
+ * a green CI run has always checked the vectors.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -13,22 +15,59 @@ export const VECTORS_DIR = process.env.KEYED_VECTORS
   ? resolve(process.env.KEYED_VECTORS)
   : resolve(repoRoot, "..", "shared", "vectors");
 
-/** The absolute path of a vector file, or undefined when it is not there. */
-export function vectorPath(relative: string): string | undefined {
-  const path = join(VECTORS_DIR, relative);
-  return existsSync(path) ? path : undefined;
+/** True when `ci` (the CI environment variable) asks for a CI run. */
+export function isCi(ci: string | undefined): boolean {
+  return ci !== undefined && ci !== "" && ci !== "0" && ci.toLowerCase() !== "false";
 }
 
-/** Why a suite is skipped, for node:test's `skip` option; false when the file is present. */
+/** Whether a missing vector file fails the run (under CI) instead of skipping its suite. */
+export const VECTORS_REQUIRED = isCi(process.env.CI);
+
+/**
+ * What to do about `relative` under `dir`: its absolute path when present; when absent, the reason
+ * to skip, or (when `required`) an Error to throw. Pure, so the policy can be tested directly.
+ */
+export function locateVector(
+  relative: string,
+  dir: string,
+  required: boolean,
+): { path: string } | { skip: string } | { error: Error } {
+  const path = join(dir, relative);
+  if (existsSync(path)) return { path };
+  const where = existsSync(dir)
+    ? `vector file ${path} not found`
+    : `vector folder ${dir} not found (looking for ${relative})`;
+  if (required) {
+    return {
+      error: new Error(
+        `${where}; CI is set, so missing vectors fail the run instead of skipping ` +
+          "(set KEYED_VECTORS to the shared vectors folder).",
+      ),
+    };
+  }
+  return { skip: `${where} (set KEYED_VECTORS)` };
+}
+
+/** The absolute path of a vector file, or undefined when it is not there (throws under CI). */
+export function vectorPath(relative: string): string | undefined {
+  const found = locateVector(relative, VECTORS_DIR, VECTORS_REQUIRED);
+  if ("error" in found) throw found.error;
+  return "path" in found ? found.path : undefined;
+}
+
+/**
+ * Why a suite is skipped, for node:test's `skip` option; false when the file is present. Under CI
+ * a missing file throws instead, failing the suite that asked.
+ */
 export function skipUnless(relative: string): string | false {
-  return vectorPath(relative)
-    ? false
-    : `vector file ${relative} not found under ${VECTORS_DIR} (set KEYED_VECTORS)`;
+  const found = locateVector(relative, VECTORS_DIR, VECTORS_REQUIRED);
+  if ("error" in found) throw found.error;
+  return "skip" in found ? found.skip : false;
 }
 
 export function readVectorJson<T>(relative: string): T {
   const path = vectorPath(relative);
-  if (!path) throw new Error(`missing vector file ${relative}`);
+  if (!path) throw new Error(`missing vector file ${join(VECTORS_DIR, relative)}`);
   return JSON.parse(readFileSync(path, "utf8")) as T;
 }
 

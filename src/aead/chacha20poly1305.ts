@@ -309,6 +309,11 @@ function chachaMacAlgorithm(name: MacName, extended: boolean): MacAlgorithm {
     name,
     key: { kind: "fixed", length: 32 },
     nonceLength: extended ? 24 : 12,
+    // Random 96-bit nonces: SP 800-38D 8.3's bound for random IVs applies alike. 192-bit ones
+    // (XChaCha20) can be drawn at random without a practical limit.
+    nonceLimit: extended
+      ? undefined
+      : { invocations: 2 ** 32, basis: "SP 800-38D section 8.3's bound for random 96-bit nonces" },
     tag: { full: 16, safeMinimum: 16, maximum: 16, basis: "RFC 8439: the AEAD tag is 16 bytes" },
     createKernel: (key) => new ChaChaMacKernel(key, extended),
   };

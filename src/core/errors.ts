@@ -32,7 +32,12 @@ export type KeyedErrorCode =
   /** A sealed token dated in the future beyond the allowed clock skew. */
   | "NOT_YET_VALID"
   /** A counter seen before, or older than the replay window. */
-  | "REPLAYED";
+  | "REPLAYED"
+  /**
+   * A key that has made as many tags with random nonces as its standard allows (GMAC: 2^32,
+   * SP 800-38D section 8.3); past that, a repeated nonce is too likely. Use a new key.
+   */
+  | "NONCE_LIMIT";
 
 export class KeyedError extends Error {
   readonly code: KeyedErrorCode;

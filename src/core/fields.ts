@@ -11,6 +11,7 @@
  */
 import { assertString, type Bytes } from "./bytes.js";
 import { KeyedError } from "./errors.js";
+import { describeType } from "./options.js";
 
 /** The format version, the first byte (or first tuple item) of every encoding. */
 export const FIELDS_VERSION = 1;
@@ -45,7 +46,10 @@ export function rightEncode(x: number): Uint8Array {
 function fieldBytes(purpose: unknown, fields: unknown): { label: Uint8Array; items: Uint8Array[] } {
   assertString(purpose, "purpose");
   if (!Array.isArray(fields)) {
-    throw new KeyedError("BAD_INPUT", "fields must be an array of byte arrays or strings.");
+    throw new KeyedError(
+      "BAD_INPUT",
+      `fields must be an array of byte arrays or strings; got ${describeType(fields)}.`,
+    );
   }
   if (fields.length > MAX_LENGTH) {
     throw new KeyedError("BAD_INPUT", `at most ${MAX_LENGTH} fields; got ${fields.length}.`);
@@ -55,7 +59,7 @@ function fieldBytes(purpose: unknown, fields: unknown): { label: Uint8Array; ite
     if (!(field instanceof Uint8Array)) {
       throw new KeyedError(
         "BAD_INPUT",
-        `fields[${i}] must be a Uint8Array or a string; got ${field === null ? "null" : typeof field}.`,
+        `fields[${i}] must be a Uint8Array or a string; got ${describeType(field)}.`,
       );
     }
     if (field.length > MAX_LENGTH) {

@@ -153,6 +153,11 @@ export interface MacAlgorithm {
    */
   readonly nonceLength?: number;
   /**
+   * For random nonces: how many tags one prepared key may make, and the standard that says so.
+   * Past it `tag()` and stream digests throw NONCE_LIMIT (counted per Mac object).
+   */
+  readonly nonceLimit?: { readonly invocations: number; readonly basis: string };
+  /**
    * One-time keys (Poly1305): the Mac tags, verifies or streams exactly one message; any second
    * use throws KEY_REUSED.
    */
@@ -276,6 +281,10 @@ export class PreparedMac implements Mac {
   /** Full kernel output before truncation; wiped after each use. */
   private readonly scratch: Uint8Array;
   private readonly nonce: Uint8Array;
+  /** Tags made with a random nonce so far, against `nonceLimit` (Infinity when none). */
+  private nonceUses = 0;
+  private readonly nonceLimit: number;
+  private readonly nonceBasis: string;
   private destroyed = false;
   private readonly oneTime: boolean;
   private used = false;
@@ -300,6 +309,8 @@ export class PreparedMac implements Mac {
     }
     this.scratch = new Uint8Array(this.kernel.outputLength);
     this.nonce = this.nonceLength === 0 ? NO_NONCE : new Uint8Array(this.nonceLength);
+    this.nonceLimit = algorithm.nonceLimit?.invocations ?? Number.POSITIVE_INFINITY;
+    this.nonceBasis = algorithm.nonceLimit?.basis ?? "";
     this.oneTime = algorithm.oneTime === true;
     this.encode = algorithm.fieldEncoding === "tuple" ? encodeFieldsTuple : encodeFields;
     this.shortTagReason =
@@ -387,8 +398,28 @@ export class PreparedMac implements Mac {
     return this.destroyed;
   }
 
-  /** Fills the nonce with fresh random bytes and writes it to the front of `out`. */
+  /** @internal For tests: the count of random-nonce tags, to start it near the limit. */
+  get nonceInvocations(): number {
+    return this.nonceUses;
+  }
+  /** @internal */
+  set nonceInvocations(count: number) {
+    this.nonceUses = count;
+  }
+
+  /**
+   * Counts one random-nonce tag against the limit (NONCE_LIMIT past it), then fills the nonce with
+   * fresh random bytes and writes it to the front of `out`.
+   */
   private drawNonce(out: Bytes): void {
+    if (this.nonceUses >= this.nonceLimit) {
+      throw new KeyedError(
+        "NONCE_LIMIT",
+        `this ${this.algorithm} key has made ${this.nonceUses} tags with random nonces, the most ` +
+          `${this.nonceBasis} allows; a repeated nonce would become too likely. Use a new key.`,
+      );
+    }
+    this.nonceUses++;
     const nonce = fillNonce(this.nonce);
     for (let i = 0; i < nonce.length; i++) out[i] = nonce[i];
   }
@@ -477,8 +508,11 @@ class PreparedMacStream implements MacStream {
     if (out === undefined) out = new Uint8Array(this.owner.tagLength);
     else checkOut(out, this.owner.tagLength);
     this.finished = true;
-    this.owner.finishInto(this.state, out);
-    this.state.wipe();
+    try {
+      this.owner.finishInto(this.state, out);
+    } finally {
+      this.state.wipe();
+    }
     return out;
   }
 

@@ -26,24 +26,11 @@ export function randomBytes(length: number): Bytes {
 }
 
 /**
- * Random bytes for nonces, from a pool refilled 4 KiB at a time: one getRandomValues call costs
- * microseconds, about as much as a short MAC. Nonces are public, so drawing them ahead is safe;
- * the pool is never used for keys.
+ * Random bytes for one nonce, drawn at the moment of use. Never drawn ahead into a pool: a process
+ * snapshotted or forked after the pool was filled (startup snapshots, Lambda SnapStart, fork())
+ * would hand the same pooled bytes to every copy, and one repeated GMAC nonce reveals the hash key
+ * H, with which anyone can forge tags (SP 800-38D section 8; Joux's "forbidden attack").
  */
-const POOL = new Uint8Array(4096);
-let poolAt = POOL.length;
-
 export function fillNonce(out: Bytes): Bytes {
-  const n = out.length;
-  if (n > POOL.length) return fillRandom(out);
-  if (poolAt + n > POOL.length) {
-    fillRandom(POOL);
-    poolAt = 0;
-  }
-  for (let i = 0; i < n; i++) {
-    out[i] = POOL[poolAt + i];
-    POOL[poolAt + i] = 0;
-  }
-  poolAt += n;
-  return out;
+  return fillRandom(out);
 }

@@ -362,6 +362,7 @@ function gmacAlgorithm(name: GmacName, keyLength: number): MacAlgorithm {
     name,
     key: { kind: "fixed", length: keyLength },
     nonceLength: GMAC_NONCE_LENGTH,
+    nonceLimit: { invocations: 2 ** 32, basis: "SP 800-38D section 8.3 (random 96-bit IVs)" },
     tag: {
       full: 16,
       safeMinimum: 12,

@@ -15,6 +15,8 @@
 import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { Mac } from "../core/mac.js";
+import { checkOptions, describeType } from "../core/options.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { hmac } from "../mac/hmac.js";
 
 export type IpsecIntegrityAlgorithm = "hmac-sha256-128" | "hmac-sha384-192" | "hmac-sha512-256";
@@ -39,7 +41,7 @@ function lookup<T>(table: Record<string, T>, name: unknown, what: string): T {
   if (typeof name !== "string" || !Object.hasOwn(table, name)) {
     throw new KeyedError(
       "UNKNOWN_ALGORITHM",
-      `${what} must be one of ${Object.keys(table).join(", ")}; got ${String(name)}.`,
+      `${what} must be one of ${Object.keys(table).join(", ")}; got ${typeof name === "string" || typeof name === "number" ? JSON.stringify(name) : describeType(name)}.`,
     );
   }
   return table[name];
@@ -49,6 +51,8 @@ export interface IpsecIcvOptions {
   /** The high 32 bits of a 64-bit extended sequence number, when the SA uses ESN. */
   esnHigh?: number;
 }
+
+const ICV_OPTIONS = ["esnHigh"];
 
 /** An ESP or AH integrity key: computes and checks ICVs. */
 export class IpsecIntegrity {
@@ -75,11 +79,9 @@ export class IpsecIntegrity {
 
   private esn(options: IpsecIcvOptions | undefined): Uint8Array | undefined {
     if (options === undefined) return undefined;
-    if (options === null || typeof options !== "object") {
-      throw new KeyedError("BAD_INPUT", `options must be an object; got ${String(options)}.`);
-    }
-    if (options.esnHigh === undefined) return undefined;
-    const high = assertInteger(options.esnHigh, "options.esnHigh", 0, 0xffffffff);
+    const { esnHigh } = checkOptions<IpsecIcvOptions>(options, ICV_OPTIONS, "IPsec ICV options");
+    if (esnHigh === undefined) return undefined;
+    const high = assertInteger(esnHigh, "options.esnHigh", 0, 0xffffffff);
     const b = this.high;
     b[0] = high >>> 24;
     b[1] = high >>> 16;
@@ -113,6 +115,8 @@ export class IpsecIntegrity {
   }
 }
 
+redactKeyMaterial(IpsecIntegrity, (k) => ({ algorithm: k.algorithm, icvLength: k.icvLength }));
+
 /** `new IpsecIntegrity(algorithm, key)`. */
 export function ipsecIntegrity(algorithm: IpsecIntegrityAlgorithm, key: Bytes): IpsecIntegrity {
   return new IpsecIntegrity(algorithm, key);
@@ -139,10 +143,12 @@ export function ipsecPrf(
   const hash = lookup(PRF, algorithm, "algorithm");
   assertBytes(key, "key");
   assertBytes(data, "data");
-  if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw new KeyedError("BAD_INPUT", `options must be an object; got ${String(options)}.`);
-  }
-  const mac = hmac(hash, key, { allowShortKeys: options?.allowShortKeys });
+  const { allowShortKeys } = checkOptions<IpsecPrfOptions>(
+    options,
+    ["allowShortKeys"],
+    "ipsecPrf options",
+  );
+  const mac = hmac(hash, key, { allowShortKeys });
   try {
     return mac.tag(data);
   } finally {

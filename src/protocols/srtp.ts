@@ -19,6 +19,8 @@ import { AesKey } from "../cipher/aes.js";
 import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { Mac } from "../core/mac.js";
+import { checkOptions, describeType } from "../core/options.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { hmac } from "../mac/hmac.js";
 
 // --- AES-CM (RFC 3711 4.1.1) ---------------------------------------------------------------------
@@ -89,13 +91,10 @@ function checkMaster(masterKey: unknown, masterSalt: unknown): void {
 }
 
 /** r = index DIV key_derivation_rate, or 0 when the rate is 0 (RFC 3711 4.3.1). */
-function keyDerivationIndex(options: SrtpKdfOptions | undefined): number {
-  if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw new KeyedError("BAD_INPUT", `options must be an object; got ${String(options)}.`);
-  }
-  const index = assertInteger(options?.index ?? 0, "options.index", 0, MAX_INDEX);
+function keyDerivationIndex(options: SrtpKdfOptions): number {
+  const index = assertInteger(options.index ?? 0, "options.index", 0, MAX_INDEX);
   const rate = assertInteger(
-    options?.keyDerivationRate ?? 0,
+    options.keyDerivationRate ?? 0,
     "options.keyDerivationRate",
     0,
     2 ** 24,
@@ -140,7 +139,9 @@ export function srtpKdf(
   checkMaster(masterKey, masterSalt);
   assertInteger(label, "label", 0, 255);
   assertInteger(length, "length", 1, MAX_KDF_OUTPUT);
-  const r = keyDerivationIndex(options);
+  const r = keyDerivationIndex(
+    checkOptions<SrtpKdfOptions>(options, ["index", "keyDerivationRate"], "srtpKdf options"),
+  );
   const aes = new AesKey(masterKey);
   try {
     return derive(aes, masterSalt, label, r, length);
@@ -177,19 +178,21 @@ export function srtpSessionKeys(
   options?: SrtpSessionKeyOptions,
 ): { srtp: SrtpSessionKeys; srtcp: SrtpSessionKeys } {
   checkMaster(masterKey, masterSalt);
-  if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw new KeyedError("BAD_INPUT", `options must be an object; got ${String(options)}.`);
-  }
+  const o = checkOptions<SrtpSessionKeyOptions>(
+    options,
+    ["keyDerivationRate", "index", "srtcpIndex", "authenticationKeyLength"],
+    "srtpSessionKeys options",
+  );
   const authLength = assertInteger(
-    options?.authenticationKeyLength ?? 20,
+    o.authenticationKeyLength ?? 20,
     "options.authenticationKeyLength",
     16,
     MAX_KDF_OUTPUT,
   );
-  const rate = options?.keyDerivationRate;
-  const rtp = keyDerivationIndex({ index: options?.index, keyDerivationRate: rate });
+  const rate = o.keyDerivationRate;
+  const rtp = keyDerivationIndex({ index: o.index, keyDerivationRate: rate });
   const rtcp = keyDerivationIndex({
-    index: assertInteger(options?.srtcpIndex ?? 0, "options.srtcpIndex", 0, 2 ** 31 - 1),
+    index: assertInteger(o.srtcpIndex ?? 0, "options.srtcpIndex", 0, 2 ** 31 - 1),
     keyDerivationRate: rate,
   });
   const aes = new AesKey(masterKey);
@@ -228,15 +231,16 @@ export interface SrtpAuthOptions {
   tagLength?: SrtpTagLength;
 }
 
-function tagLengthOption(options: SrtpAuthOptions | undefined, allowed: readonly number[]): number {
-  if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw new KeyedError("BAD_INPUT", `options must be an object; got ${String(options)}.`);
-  }
-  const length = options?.tagLength ?? 10;
+function tagLengthOption(
+  options: SrtpAuthOptions | undefined,
+  allowed: readonly number[],
+  where: string,
+): number {
+  const length = checkOptions<SrtpAuthOptions>(options, ["tagLength"], where).tagLength ?? 10;
   if (!allowed.includes(length)) {
     throw new KeyedError(
       "TAG_LENGTH",
-      `options.tagLength must be ${allowed.join(" or ")} bytes here (HMAC_SHA1_80${allowed.includes(4) ? " or HMAC_SHA1_32" : ""}); got ${String(length)}.`,
+      `options.tagLength must be ${allowed.join(" or ")} bytes here (HMAC_SHA1_80${allowed.includes(4) ? " or HMAC_SHA1_32" : ""}); got ${typeof length === "string" || typeof length === "number" ? JSON.stringify(length) : describeType(length)}.`,
     );
   }
   return length;
@@ -255,7 +259,7 @@ export class SrtpAuth {
   private readonly roc = new Uint8Array(4);
 
   constructor(authKey: Bytes, options?: SrtpAuthOptions) {
-    this.tagLength = tagLengthOption(options, [10, 4]);
+    this.tagLength = tagLengthOption(options, [10, 4], "SrtpAuth options");
     this.mac = prepare(authKey, this.tagLength);
   }
 
@@ -292,6 +296,8 @@ export class SrtpAuth {
   }
 }
 
+redactKeyMaterial(SrtpAuth, (k) => ({ tagLength: k.tagLength }));
+
 /** SRTCP authentication under one session authentication key (label 0x04). */
 export class SrtcpAuth {
   readonly tagLength: number;
@@ -299,7 +305,7 @@ export class SrtcpAuth {
 
   /** SRTCP tags are 80 bits (RFC 4568 6.2.1); only tagLength 10 is accepted. */
   constructor(authKey: Bytes, options?: { tagLength?: 10 }) {
-    this.tagLength = tagLengthOption(options, [10]);
+    this.tagLength = tagLengthOption(options, [10], "SrtcpAuth options");
     this.mac = prepare(authKey, this.tagLength);
   }
 
@@ -325,6 +331,8 @@ export class SrtcpAuth {
     this.mac.destroy();
   }
 }
+
+redactKeyMaterial(SrtcpAuth, (k) => ({ tagLength: k.tagLength }));
 
 function checkSrtcpLength(packet: Bytes): void {
   if (packet.length < 12) {

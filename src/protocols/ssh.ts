@@ -17,6 +17,8 @@
 import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { Mac } from "../core/mac.js";
+import { checkOptions, describeType } from "../core/options.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { hmac } from "../mac/hmac.js";
 
 export type SshMacAlgorithm =
@@ -68,7 +70,7 @@ export class SshMac {
     if (typeof algorithm !== "string" || !Object.hasOwn(ALGORITHMS, algorithm)) {
       throw new KeyedError(
         "UNKNOWN_ALGORITHM",
-        `algorithm must be one of ${Object.keys(ALGORITHMS).join(", ")}; got ${String(algorithm)}.`,
+        `algorithm must be one of ${Object.keys(ALGORITHMS).join(", ")}; got ${typeof algorithm === "string" || typeof algorithm === "number" ? JSON.stringify(algorithm) : describeType(algorithm)}.`,
       );
     }
     const spec = ALGORITHMS[algorithm];
@@ -130,6 +132,8 @@ export class SshMac {
   }
 }
 
+redactKeyMaterial(SshMac, (k) => ({ algorithm: k.algorithm, macLength: k.macLength }));
+
 /** `new SshMac(algorithm, key)`. */
 export function sshMac(algorithm: SshMacAlgorithm, key: Bytes): SshMac {
   return new SshMac(algorithm, key);
@@ -150,15 +154,12 @@ export class SshMacSequence {
   private next: number;
 
   constructor(algorithm: SshMacAlgorithm, key: Bytes, options?: SshMacSequenceOptions) {
-    if (options !== undefined && (options === null || typeof options !== "object")) {
-      throw new KeyedError("BAD_INPUT", `options must be an object; got ${String(options)}.`);
-    }
-    this.next = assertInteger(
-      options?.sequenceNumber ?? 0,
-      "options.sequenceNumber",
-      0,
-      MAX_SEQUENCE,
+    const { sequenceNumber } = checkOptions<SshMacSequenceOptions>(
+      options,
+      ["sequenceNumber"],
+      "SshMacSequence options",
     );
+    this.next = assertInteger(sequenceNumber ?? 0, "options.sequenceNumber", 0, MAX_SEQUENCE);
     this.key = new SshMac(algorithm, key);
   }
 
@@ -199,3 +200,9 @@ export class SshMacSequence {
     this.next = this.next === MAX_SEQUENCE ? 0 : this.next + 1;
   }
 }
+
+redactKeyMaterial(SshMacSequence, (k) => ({
+  algorithm: k.algorithm,
+  macLength: k.macLength,
+  sequenceNumber: k.sequenceNumber,
+}));

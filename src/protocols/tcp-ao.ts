@@ -17,6 +17,8 @@ import { assertBytes, assertInteger, type Bytes, copyBytes } from "../core/bytes
 import { equal } from "../core/equal.js";
 import { KeyedError } from "../core/errors.js";
 import { MIN_KEY_LENGTH } from "../core/mac.js";
+import { checkOptions, describeType } from "../core/options.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import type { HashFunction, HashState } from "../hash/hash.js";
 import { HASH_FUNCTIONS } from "../hash/index.js";
 import { aesCmacPrf128, CmacKernel } from "../mac/cmac.js";
@@ -47,7 +49,7 @@ function algorithmSpec(algorithm: unknown): AlgorithmSpec {
   if (typeof algorithm !== "string" || !Object.hasOwn(ALGORITHMS, algorithm)) {
     throw new KeyedError(
       "UNKNOWN_ALGORITHM",
-      `TCP-AO algorithm must be one of ${Object.keys(ALGORITHMS).join(", ")}; got ${String(algorithm)}.`,
+      `TCP-AO algorithm must be one of ${Object.keys(ALGORITHMS).join(", ")}; got ${typeof algorithm === "string" || typeof algorithm === "number" ? JSON.stringify(algorithm) : describeType(algorithm)}.`,
     );
   }
   return ALGORITHMS[algorithm as TcpAoAlgorithm];
@@ -112,7 +114,7 @@ function writeUint32(out: Uint8Array, offset: number, value: number): void {
  */
 export function tcpAoKdfContext(context: TcpAoKeyContext): Bytes {
   if (context === null || typeof context !== "object") {
-    throw new KeyedError("BAD_INPUT", `context must be an object; got ${String(context)}.`);
+    throw new KeyedError("BAD_INPUT", `context must be an object; got ${describeType(context)}.`);
   }
   const { source, destination } = context;
   checkAddresses(source, destination);
@@ -145,10 +147,11 @@ const LABEL = [0x54, 0x43, 0x50, 0x2d, 0x41, 0x4f]; // "TCP-AO", no terminating 
 
 function checkMasterKey(masterKey: unknown, options: TcpAoKdfOptions | undefined): Bytes {
   assertBytes(masterKey, "masterKey");
-  if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw new KeyedError("BAD_INPUT", `options must be an object; got ${String(options)}.`);
-  }
-  const allowShort = options?.allowShortKeys;
+  const allowShort = checkOptions<TcpAoKdfOptions>(
+    options,
+    ["allowShortKeys"],
+    "TCP-AO KDF options",
+  ).allowShortKeys;
   if (allowShort !== undefined && typeof allowShort !== "boolean") {
     throw new KeyedError("BAD_INPUT", "options.allowShortKeys must be true or false.");
   }
@@ -227,7 +230,10 @@ export function tcpAoTrafficKeys(
   const spec = algorithmSpec(algorithm);
   checkMasterKey(masterKey, options);
   if (connection === null || typeof connection !== "object") {
-    throw new KeyedError("BAD_INPUT", `connection must be an object; got ${String(connection)}.`);
+    throw new KeyedError(
+      "BAD_INPUT",
+      `connection must be an object; got ${describeType(connection)}.`,
+    );
   }
   const c = connection;
   const send = (destinationIsn: number): Bytes =>
@@ -458,6 +464,8 @@ class HmacSink implements BlockSink {
   }
 }
 
+redactKeyMaterial(HmacSink, (k) => ({ blockLength: k.blockLength }));
+
 /** AES-CMAC (RFC 4493) through CmacKernel's block interface: the chain stays packed. */
 class CmacSink implements BlockSink {
   readonly blockLength = 16;
@@ -483,6 +491,8 @@ class CmacSink implements BlockSink {
     this.chain.fill(0);
   }
 }
+
+redactKeyMaterial(CmacSink);
 
 /**
  * A prepared TCP-AO traffic key: MACs, signs and checks segments with no allocation per segment.
@@ -513,10 +523,9 @@ export class TcpAoMac {
           "Derive them from the master key with tcpAoTrafficKeys().",
       );
     }
-    if (options !== undefined && (options === null || typeof options !== "object")) {
-      throw new KeyedError("BAD_INPUT", `options must be an object; got ${String(options)}.`);
-    }
-    const exclude = options?.excludeOptions ?? false;
+    const exclude =
+      checkOptions<TcpAoMacOptions>(options, ["excludeOptions"], "TcpAoMac options")
+        .excludeOptions ?? false;
     if (typeof exclude !== "boolean") {
       throw new KeyedError("BAD_INPUT", "options.excludeOptions must be true or false.");
     }
@@ -707,11 +716,17 @@ export class TcpAoMac {
   }
 }
 
+redactKeyMaterial(TcpAoMac, (k) => ({
+  algorithm: k.algorithm,
+  macLength: k.macLength,
+  excludeOptions: k.excludeOptions,
+}));
+
 function checkSegmentInput(input: TcpAoSegment): Bytes {
   if (input === null || typeof input !== "object") {
     throw new KeyedError(
       "BAD_INPUT",
-      `the segment argument must be an object { source, destination, segment, sne }; got ${String(input)}.`,
+      `the segment argument must be an object { source, destination, segment, sne }; got ${describeType(input)}.`,
     );
   }
   checkAddresses(input.source, input.destination);

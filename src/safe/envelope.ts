@@ -16,7 +16,7 @@ import { assertBytes, assertString, type Bytes, copyBytes } from "../core/bytes.
 import { KeyedError } from "../core/errors.js";
 import { encodeFields } from "../core/fields.js";
 import type { MacName } from "../core/mac.js";
-import { checkOptions } from "../core/options.js";
+import { checkOptions, describeType } from "../core/options.js";
 import { hkdf } from "../kdf/hkdf.js";
 import { mac, macInfo } from "../mac/registry.js";
 import type { ReplayWindow } from "./replay.js";
@@ -50,7 +50,7 @@ function sealMac(key: Bytes, purpose: string, algorithm: unknown) {
   if (typeof algorithm !== "string" || !Object.hasOwn(SEAL_ALGORITHMS, algorithm)) {
     throw new KeyedError(
       "UNKNOWN_ALGORITHM",
-      `seal and open take one of ${Object.keys(SEAL_ALGORITHMS).join(", ")}; got ${String(algorithm)}.`,
+      `seal and open take one of ${Object.keys(SEAL_ALGORITHMS).join(", ")}; got ${typeof algorithm === "string" || typeof algorithm === "number" ? JSON.stringify(algorithm) : describeType(algorithm)}.`,
     );
   }
   if (key.length < 16)

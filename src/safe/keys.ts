@@ -12,7 +12,7 @@ import { assertBytes, assertInteger, assertString, type Bytes } from "../core/by
 import { KeyedError } from "../core/errors.js";
 import { encodeFields } from "../core/fields.js";
 import type { MacName } from "../core/mac.js";
-import { checkOptions } from "../core/options.js";
+import { checkOptions, describeType } from "../core/options.js";
 import { randomBytes } from "../core/random.js";
 import { hkdf } from "../kdf/hkdf.js";
 import { deriveKey } from "../mac/blake3.js";
@@ -41,7 +41,8 @@ const HKDF_SALT = new TextEncoder().encode("keyed deriveKeys v1");
 /**
  * One independent key per name from a master key: HKDF-SHA256 (salt "keyed deriveKeys v1", info
  * the canonical encoding of purpose and name) or BLAKE3 derive_key. Different purposes or names
- * give unrelated keys; the master key is only ever key-derivation input.
+ * give unrelated keys; the master key is only ever key-derivation input. The result has no
+ * prototype, so any string is a name ("__proto__" included); a repeated name is BAD_INPUT.
  */
 export function deriveKeys<N extends string>(
   master: Bytes,
@@ -61,7 +62,7 @@ export function deriveKeys<N extends string>(
   if (method !== "hkdf-sha256" && method !== "blake3") {
     throw new KeyedError(
       "BAD_INPUT",
-      `options.method must be "hkdf-sha256" or "blake3"; got ${String(method)}.`,
+      `options.method must be "hkdf-sha256" or "blake3"; got ${typeof method === "string" || typeof method === "number" ? JSON.stringify(method) : describeType(method)}.`,
     );
   }
   if (!Array.isArray(names) || names.length === 0) {
@@ -76,20 +77,30 @@ export function deriveKeys<N extends string>(
       `the master key must be at least 16 bytes; got ${master.length}.`,
     );
   }
-  const keys = {} as Record<N, Bytes>;
+  // No prototype, and names set as own data properties: a name such as "__proto__" is a key like
+  // any other, never a prototype swap, and a repeat of it is caught like any other repeat.
+  const keys = Object.create(null) as Record<N, Bytes>;
+  const seen = new Set<string>();
   for (const name of names) {
     assertString(name, "each name");
-    if (name === "" || Object.hasOwn(keys, name as string)) {
+    if (name === "" || seen.has(name)) {
       throw new KeyedError(
         "BAD_INPUT",
         `names must be distinct, non-empty strings; "${name}" is not.`,
       );
     }
+    seen.add(name);
     const label = encodeFields(purpose, [name]);
-    keys[name as N] =
+    const key =
       method === "blake3"
         ? deriveKey(BLAKE3_CONTEXT, encodeFields(purpose, [name, master]), length)
         : hkdf("sha256", master, { salt: HKDF_SALT, info: label, length });
+    Object.defineProperty(keys, name, {
+      value: key,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return keys;
 }

@@ -6,7 +6,7 @@
  */
 
 import { KeyedError } from "../core/errors.js";
-import { checkOptions } from "../core/options.js";
+import { checkOptions, describeType } from "../core/options.js";
 
 const MAX_COUNTER = (1n << 64n) - 1n;
 
@@ -27,7 +27,10 @@ export class ReplayWindow {
     const size =
       checkOptions<ReplayWindowOptions>(options, ["size"], "ReplayWindow options").size ?? 1024;
     if (!Number.isSafeInteger(size) || size < 1 || size > 2 ** 24) {
-      throw new KeyedError("BAD_INPUT", `size must be a whole number from 1 to 2^24; got ${size}.`);
+      throw new KeyedError(
+        "BAD_INPUT",
+        `size must be a whole number from 1 to 2^24; got ${typeof size === "number" ? size : describeType(size)}.`,
+      );
     }
     this.size = size;
     let bits = 64;

@@ -9,8 +9,9 @@
 
 import type { Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
-import type { Field, Mac } from "../core/mac.js";
-import { checkOptions } from "../core/options.js";
+import type { Field, Mac, MacName } from "../core/mac.js";
+import { checkOptions, describeType } from "../core/options.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { macInfo } from "../mac/registry.js";
 
 export interface VerifierOptions {
@@ -31,6 +32,8 @@ export function defaultMaxFailures(tagBytes: number): number {
 }
 
 export class Verifier {
+  /** The wrapped Mac's algorithm. */
+  readonly algorithm: MacName;
   private readonly mac: Mac;
   readonly maxFailures: number;
   private failures = 0;
@@ -49,10 +52,11 @@ export class Verifier {
     if (!Number.isSafeInteger(max) || max < 1) {
       throw new KeyedError(
         "BAD_INPUT",
-        `options.maxFailures must be a whole number of at least 1; got ${max}.`,
+        `options.maxFailures must be a whole number of at least 1; got ${typeof max === "number" ? max : describeType(max)}.`,
       );
     }
     this.mac = mac;
+    this.algorithm = mac.algorithm;
     this.maxFailures = max;
     this.blank = new Uint8Array(mac.tagLength);
   }
@@ -94,3 +98,5 @@ export class Verifier {
     };
   }
 }
+
+redactKeyMaterial(Verifier, (v) => ({ algorithm: v.algorithm, ...v.status() }));

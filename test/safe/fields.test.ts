@@ -74,6 +74,17 @@ describe("canonical field encoding", () => {
     throwsKeyed(() => encodeFields(5 as unknown as string, []), "BAD_INPUT", /purpose/);
     throwsKeyed(() => encodeFields("p", "ab" as unknown as Field[]), "BAD_INPUT", /array/);
     throwsKeyed(() => encodeFields("p", [1 as unknown as Field]), "BAD_INPUT", /fields\[0\]/);
+    // The one type describer names what was given.
+    throwsKeyed(
+      () => encodeFields("p", ["a", new Uint16Array(2) as unknown as Field]),
+      "BAD_INPUT",
+      /fields\[1\] must be a Uint8Array or a string; got a Uint16Array\./,
+    );
+    throwsKeyed(
+      () => encodeFields("p", { length: 1 } as unknown as Field[]),
+      "BAD_INPUT",
+      /fields must be an array .*; got an object\./,
+    );
     throwsKeyed(
       () => encodeFields("p", ["a", null as unknown as Field]),
       "BAD_INPUT",

@@ -80,6 +80,24 @@ describe("deriveKeys", () => {
     assert.notDeepEqual(a.x, a.y);
     assert.notDeepEqual(a.x, deriveKeys(master, { purpose: "p", names: ["x"], length: 48 }).x);
   });
+  it('treats "__proto__" and other Object.prototype names as plain names', () => {
+    const keys = deriveKeys(master, { purpose: "p", names: ["__proto__", "constructor", "a"] });
+    // The result has no prototype to replace: every name is an own, enumerable key.
+    assert.equal(Object.getPrototypeOf(keys), null);
+    assert.deepEqual(Object.keys(keys), ["__proto__", "constructor", "a"]);
+    const proto = Object.getOwnPropertyDescriptor(keys, "__proto__")?.value as Uint8Array;
+    assert.ok(proto instanceof Uint8Array && proto.length === 32);
+    assert.notDeepEqual(proto, keys.a);
+    assert.ok(keys.constructor instanceof Uint8Array);
+    // A repeat of any name is refused, "__proto__" included.
+    for (const name of ["__proto__", "constructor", "toString", "b"]) {
+      throwsKeyed(
+        () => deriveKeys(master, { purpose: "p", names: [name, "x", name] }),
+        "BAD_INPUT",
+        /distinct/,
+      );
+    }
+  });
   it("refuses bad input", () => {
     throwsKeyed(
       () => deriveKeys(new Uint8Array(15), { purpose: "p", names: ["a"] }),
