@@ -511,26 +511,59 @@ function normalizePath(path: string): string {
 function canonicalUri(path: string, options: ResolvedPathOptions): string {
   const p = options.normalizePath ? normalizePath(path) : path;
   // Twice: the wire path's escapes are themselves escaped. Once (S3): decoded, then encoded.
-  return options.doubleEncodePath
-    ? uriEncode(utf8.encode(p), true)
-    : uriEncode(percentDecode(p), true);
+  return options.doubleEncodePath ? uriEncode(utf8.encode(p), true) : reencode(p, true);
 }
 
 /** A query parameter: [name, value], as the wire has them (still percent-encoded). */
 type QueryPair = [name: string, value: string];
 
+/** The "&"-separated parameters; one pass, no array of parts in between (queries may be huge). */
 function splitQuery(query: string | undefined): QueryPair[] {
-  if (!query) return [];
   const pairs: QueryPair[] = [];
-  for (const part of query.split("&")) {
-    if (part === "") continue;
-    const eq = part.indexOf("=");
-    pairs.push(eq < 0 ? [part, ""] : [part.slice(0, eq), part.slice(eq + 1)]);
+  if (!query) return pairs;
+  for (let start = 0; start < query.length; ) {
+    let end = query.indexOf("&", start);
+    if (end < 0) end = query.length;
+    if (end > start) {
+      // "=" is looked for inside the parameter only: a search to the end would make "a&a&…" n².
+      const part = query.slice(start, end);
+      const eq = part.indexOf("=");
+      pairs.push(eq < 0 ? [part, ""] : [part.slice(0, eq), part.slice(eq + 1)]);
+    }
+    start = end + 1;
   }
   return pairs;
 }
 
-const encodeQueryComponent = (text: string) => uriEncode(percentDecode(text), false);
+/** Text that reencode leaves as it is. */
+const ALREADY_CANONICAL = /^[A-Za-z0-9\-._~]*$/;
+
+/**
+ * uriEncode(percentDecode(text)) without the byte arrays, for ASCII text (every wire URL an AWS
+ * client sends): an attacker's query of a million parameters costs string work, not a million
+ * allocations. Other text goes through its UTF-8 bytes.
+ */
+function reencode(text: string, keepSlash: boolean): string {
+  if (ALREADY_CANONICAL.test(text)) return text;
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 0x80) return uriEncode(percentDecode(text), keepSlash);
+    if (c === 0x25 && i + 2 < text.length) {
+      const hi = hexDigit(text.charCodeAt(i + 1));
+      const lo = hexDigit(text.charCodeAt(i + 2));
+      if (hi >= 0 && lo >= 0) {
+        c = (hi << 4) | lo;
+        i += 2;
+      }
+    }
+    if (UNRESERVED[c] === 1 || (keepSlash && c === 0x2f)) out += String.fromCharCode(c);
+    else out += `%${HEX_UPPER[c >> 4]}${HEX_UPPER[c & 15]}`;
+  }
+  return out;
+}
+
+const encodeQueryComponent = (text: string) => reencode(text, false);
 
 /** Encoded names and values, sorted by name then value (byte order), joined with "&". */
 function canonicalQuery(pairs: readonly QueryPair[]): string {
@@ -545,7 +578,38 @@ function canonicalQuery(pairs: readonly QueryPair[]): string {
 
 /** Each value trimmed, runs of spaces and tabs made one space, the values joined with ",". */
 function canonicalHeaderValue(values: readonly string[]): string {
-  return values.map((v) => v.replace(/[ \t]+/g, " ").replace(/^ | $/g, "")).join(",");
+  return values.length === 1 ? collapseSpaces(values[0]) : values.map(collapseSpaces).join(",");
+}
+
+/** A leading or trailing space or tab, a tab, or two spaces: what collapseSpaces changes. */
+const UNCOLLAPSED = /^[ \t]|[ \t]$|\t| {2}/;
+const CHUNK = 8192;
+
+/**
+ * `value` trimmed, each run of spaces and tabs made one space. One pass into a code-unit buffer:
+ * a regex replace over an attacker's 10 MB of " \t a" builds millions of intermediate strings, and
+ * its time then grows faster than the length (garbage collection).
+ */
+function collapseSpaces(value: string): string {
+  if (!UNCOLLAPSED.test(value)) return value;
+  const out = new Uint16Array(value.length);
+  let n = 0;
+  let space = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x20 || c === 0x09) {
+      space = n > 0;
+      continue;
+    }
+    if (space) out[n++] = 0x20;
+    space = false;
+    out[n++] = c;
+  }
+  let text = "";
+  for (let i = 0; i < n; i += CHUNK) {
+    text += String.fromCharCode.apply(null, out.subarray(i, Math.min(n, i + CHUNK)) as never);
+  }
+  return text;
 }
 
 function sha256Hex(bytes: Bytes): string {
@@ -843,6 +907,8 @@ export function signRequest(request: SigV4Request, options: SigV4SigningOptions)
 }
 
 function decodeComponent(text: string): string | undefined {
+  // Without escapes the text is its own decoding (the URL has no lone surrogates).
+  if (!text.includes("%")) return text;
   try {
     return strictUtf8.decode(percentDecode(text));
   } catch {
@@ -964,7 +1030,8 @@ function readHeaderAuth(
   const prefix = `${SIGV4_ALGORITHM} `;
   if (!value.startsWith(prefix)) return `the Authorization header is not ${SIGV4_ALGORITHM}`;
   const fields = new Map<string, string>();
-  for (const part of value.slice(prefix.length).split(",")) {
+  // Three fields; a fourth is enough to refuse, so no more are split off (a 10 MB header of commas).
+  for (const part of value.slice(prefix.length).split(",", 4)) {
     const item = part.trim();
     const eq = item.indexOf("=");
     const key = item.slice(0, eq);
