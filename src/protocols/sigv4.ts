@@ -131,7 +131,11 @@ export interface SigV4Presigned {
 }
 
 export interface SigV4VerifyOptions extends PathOptions {
-  /** The secret, or a lookup from the access key id (undefined or null: unknown key). */
+  /**
+   * The secret, or a lookup from the access key id (undefined or null: unknown key). SigV4 does
+   * not sign the access key id: with one secret string, the id in the result is the client's
+   * claim; give `accessKeyId` to pin it, or use a lookup.
+   */
   secretAccessKey: string | ((accessKeyId: string) => string | null | undefined);
   /** When given, the request must be signed by this access key id. */
   accessKeyId?: string;
