@@ -503,10 +503,14 @@ function percentDecode(text: string): Bytes {
  */
 function normalizePath(path: string): string {
   const segments: string[] = [];
-  for (const segment of path.split("/")) {
-    if (segment === "" || segment === ".") continue;
+  // A scan, not split("/"): "/a/.." ten million times would be an array of four million.
+  for (let start = 0; start <= path.length; ) {
+    let end = path.indexOf("/", start);
+    if (end < 0) end = path.length;
+    const segment = path.slice(start, end);
     if (segment === "..") segments.pop();
-    else segments.push(segment);
+    else if (segment !== "" && segment !== ".") segments.push(segment);
+    start = end + 1;
   }
   const last = path.endsWith("/") && segments.length > 0 ? "/" : "";
   return `/${segments.join("/")}${last}`;
