@@ -15,6 +15,7 @@ import { assertBytes, assertInteger, type Bytes, bytesToHex, hexToBytes } from "
 import { equal } from "../core/equal.js";
 import { KeyedError } from "../core/errors.js";
 import { encodeFields } from "../core/fields.js";
+import { checkOptions, describeType } from "../core/options.js";
 import { SHA256, sha256 } from "../hash/sha256.js";
 import { HmacKernel } from "../mac/hmac.js";
 
@@ -130,8 +131,12 @@ export interface SigV4Presigned {
 }
 
 export interface SigV4VerifyOptions extends PathOptions {
-  /** The secret, or a lookup from the access key id (undefined: unknown key). */
-  secretAccessKey: string | ((accessKeyId: string) => string | undefined);
+  /**
+   * The secret, or a lookup from the access key id (undefined or null: unknown key). SigV4 does
+   * not sign the access key id: with one secret string, the id in the result is the client's
+   * claim; give `accessKeyId` to pin it, or use a lookup.
+   */
+  secretAccessKey: string | ((accessKeyId: string) => string | null | undefined);
   /** When given, the request must be signed by this access key id. */
   accessKeyId?: string;
   region: string;
@@ -145,6 +150,12 @@ export interface SigV4VerifyOptions extends PathOptions {
    * Default: false.
    */
   allowUnsignedPayload?: boolean;
+  /**
+   * x-amz-* headers accepted when sent but not signed (case-insensitive names), such as
+   * x-amz-security-token added after signing. Any other unsigned x-amz-* header is refused, as
+   * AWS refuses it (HeadersNotSigned). Default: none.
+   */
+  allowUnsignedHeaders?: readonly string[];
   /** For presigned URLs: whether the signer hashed the body. Default as presignUrl. */
   signBody?: boolean;
 }
@@ -157,6 +168,11 @@ export type SigV4Verification =
       signedHeaders: string[];
       date: Date;
       presigned: boolean;
+      /**
+       * Whether the signature covers the body's bytes: true when the signed payload hash is the
+       * body's SHA-256; false for UNSIGNED-PAYLOAD, where any body verifies (S3 presigned URLs).
+       */
+      bodyAuthenticated: boolean;
       /** For presigned URLs, when the URL stops being valid. */
       expiresAt?: Date;
     }
@@ -176,15 +192,6 @@ const ACCESS_KEY_ID = /^[!-+\-.0-~]+$/;
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 const AMZ_DATE = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/;
 
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (typeof value === "string") return `a string of length ${value.length}`;
-  if (Array.isArray(value)) return "an array";
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
-  if (typeof value === "object") return `an object (${value?.constructor?.name ?? "Object"})`;
-  return `a ${typeof value}`;
-}
-
 function badInput(message: string): KeyedError {
   return new KeyedError("BAD_INPUT", message);
 }
@@ -200,7 +207,8 @@ function hasControl(text: string): boolean {
 
 function checkPattern(value: unknown, name: string, pattern: RegExp, accepted: string): string {
   if (typeof value !== "string" || !pattern.test(value)) {
-    const got = typeof value === "string" ? JSON.stringify(value.slice(0, 40)) : describe(value);
+    const got =
+      typeof value === "string" ? JSON.stringify(value.slice(0, 40)) : describeType(value);
     throw badInput(`${name} must be ${accepted}; got ${got}.`);
   }
   return value;
@@ -209,7 +217,7 @@ function checkPattern(value: unknown, name: string, pattern: RegExp, accepted: s
 /** Non-empty text without controls or lone surrogates; the value is never echoed (secrets). */
 function checkSecretText(value: unknown, name: string): string {
   if (typeof value !== "string" || value.length === 0) {
-    throw badInput(`${name} must be a non-empty string; got ${describe(value)}.`);
+    throw badInput(`${name} must be a non-empty string; got ${describeType(value)}.`);
   }
   if (hasControl(value) || LONE_SURROGATE.test(value)) {
     throw badInput(`${name} contains a control character or a lone surrogate.`);
@@ -220,7 +228,7 @@ function checkSecretText(value: unknown, name: string): string {
 function checkBoolean(value: unknown, name: string, fallback: boolean): boolean {
   if (value === undefined) return fallback;
   if (typeof value !== "boolean") {
-    throw badInput(`${name} must be true, false or absent; got ${describe(value)}.`);
+    throw badInput(`${name} must be true, false or absent; got ${describeType(value)}.`);
   }
   return value;
 }
@@ -228,21 +236,29 @@ function checkBoolean(value: unknown, name: string, fallback: boolean): boolean 
 function checkDate(value: unknown, name: string): Date {
   if (value === undefined) return new Date();
   if (!(value instanceof Date) || !Number.isFinite(value.getTime())) {
-    throw badInput(`${name} must be a valid Date or absent; got ${describe(value)}.`);
+    throw badInput(`${name} must be a valid Date or absent; got ${describeType(value)}.`);
   }
   const year = value.getUTCFullYear();
   if (year < 0 || year > 9999) throw badInput(`${name} must fall in the years 0 to 9999.`);
   return value;
 }
 
-function checkOptionsObject(options: unknown, name: string): Record<string, unknown> {
-  if (options === null || typeof options !== "object") {
-    throw badInput(`${name} must be an object; got ${describe(options)}.`);
-  }
-  return options as Record<string, unknown>;
+// --- the request ---------------------------------------------------------------------------------
+
+/**
+ * What is wrong with a request's content: its URL, method, header names or values, all of which
+ * come off the wire. signRequest and presignUrl throw it as BAD_INPUT; verifyRequest answers it
+ * with a refusal, since an attacker chose it. A wrong JavaScript type (a number for a header
+ * value) is the caller's mistake, and throws everywhere.
+ */
+class Malformed {
+  constructor(readonly message: string) {}
 }
 
-// --- the request ---------------------------------------------------------------------------------
+function orThrow<T>(value: T | Malformed): T {
+  if (value instanceof Malformed) throw badInput(value.message);
+  return value;
+}
 
 interface WireUrl {
   /** scheme://authority, as given. */
@@ -261,29 +277,32 @@ const URL_SHAPE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(?:\?([^#]*))
 const AUTHORITY = /^(\[[0-9A-Fa-f:.]+\]|[^:[\]@]+)(?::(\d*))?$/;
 const DEFAULT_PORTS: Record<string, number> = { http: 80, https: 443 };
 
-function parseUrl(url: unknown): WireUrl {
+function parseUrl(url: unknown): WireUrl | Malformed {
   const text = url instanceof URL ? url.href : url;
   const accepted = "an absolute http: or https: URL (a string or a URL)";
-  if (typeof text !== "string")
-    throw badInput(`request.url must be ${accepted}; got ${describe(url)}.`);
+  if (typeof text !== "string") {
+    throw badInput(`request.url must be ${accepted}; got ${describeType(url)}.`);
+  }
   if (hasControl(text) || LONE_SURROGATE.test(text)) {
-    throw badInput("request.url contains a control character or a lone surrogate.");
+    return new Malformed("request.url contains a control character or a lone surrogate.");
   }
   const shape = URL_SHAPE.exec(text);
   const scheme = shape?.[1].toLowerCase();
   if (!shape || (scheme !== "http" && scheme !== "https")) {
-    throw badInput(`request.url must be ${accepted}; got ${JSON.stringify(text.slice(0, 60))}.`);
+    return new Malformed(`request.url must be ${accepted}; got ${quote(text)}.`);
   }
   const authority = AUTHORITY.exec(shape[2]);
   if (!authority) {
-    throw badInput(
-      `request.url must name a host (and optional port), without user:password@; got ${JSON.stringify(shape[2].slice(0, 60))}.`,
+    return new Malformed(
+      `request.url must name a host (and optional port), without user:password@; got ${quote(shape[2])}.`,
     );
   }
   let host = authority[1].toLowerCase();
   if (authority[2]) {
     const port = Number(authority[2]);
-    if (port > 65535) throw badInput(`request.url has port ${authority[2]}; ports go up to 65535.`);
+    if (port > 65535) {
+      return new Malformed(`request.url has port ${quote(authority[2])}; ports go up to 65535.`);
+    }
     if (port !== DEFAULT_PORTS[scheme]) host += `:${port}`;
   }
   return {
@@ -295,29 +314,52 @@ function parseUrl(url: unknown): WireUrl {
   };
 }
 
+/** At most 60 characters of attacker text, JSON-quoted, for a message. */
+function quote(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+}
+
 /** Lower-case header name → its values, in the order given. */
 type HeaderMap = Map<string, string[]>;
 
-function collectHeaders(headers: unknown): HeaderMap {
+/**
+ * HTTP/2 request pseudo-headers (RFC 9113 8.3.1, RFC 8441 4) that node:http2 leaves in
+ * req.headers. They are not header fields and are never signed; the method and URL come in their
+ * own fields. :authority is read as Host.
+ */
+const PSEUDO_HEADERS = new Set([":method", ":scheme", ":path", ":protocol"]);
+const AUTHORITY_PSEUDO_HEADER = ":authority";
+
+function collectHeaders(headers: unknown): HeaderMap | Malformed {
   const map: HeaderMap = new Map();
   if (headers === undefined) return map;
   if (headers === null || typeof headers !== "object") {
     throw badInput(
-      `request.headers must be an object of name → string (or string[]), or [name, value] pairs; got ${describe(headers)}.`,
+      `request.headers must be an object of name → string (or string[]), or [name, value] pairs; got ${describeType(headers)}.`,
     );
   }
+  let problem: Malformed | undefined;
   const add = (name: unknown, value: unknown, where: string) => {
-    checkPattern(name, `${where} name`, TOKEN, "an HTTP header name (RFC 9110 token)");
+    if (typeof name !== "string") {
+      throw badInput(`${where} name must be a string; got ${describeType(name)}.`);
+    }
     if (typeof value !== "string") {
-      throw badInput(`${where} must be a string; got ${describe(value)}.`);
+      throw badInput(`${where} must be a string; got ${describeType(value)}.`);
     }
-    if (hasControl(value) || LONE_SURROGATE.test(value)) {
-      throw badInput(`${where} contains a control character (CR, LF, NUL…) or a lone surrogate.`);
+    if (problem) return;
+    const key = name.toLowerCase();
+    if (PSEUDO_HEADERS.has(key)) return;
+    if (key !== AUTHORITY_PSEUDO_HEADER && !TOKEN.test(name)) {
+      problem = new Malformed(`${where} name must be an HTTP header name (RFC 9110 token).`);
+    } else if (hasControl(value) || LONE_SURROGATE.test(value)) {
+      problem = new Malformed(
+        `${where} contains a control character (CR, LF, NUL…) or a lone surrogate.`,
+      );
+    } else {
+      const values = map.get(key);
+      if (values) values.push(value);
+      else map.set(key, [value]);
     }
-    const key = (name as string).toLowerCase();
-    const values = map.get(key);
-    if (values) values.push(value);
-    else map.set(key, [value]);
   };
   if (Symbol.iterator in headers) {
     let i = 0;
@@ -330,18 +372,36 @@ function collectHeaders(headers: unknown): HeaderMap {
     }
   } else if (typeof (headers as SigV4HeadersLike).forEach === "function") {
     (headers as SigV4HeadersLike).forEach((value, name) => {
-      add(name, value, `request.headers "${name}"`);
+      add(name, value, `request.headers ${quote(String(name))}`);
     });
   } else {
     for (const [name, value] of Object.entries(headers)) {
+      const where = `request.headers[${quote(name)}]`;
       if (Array.isArray(value)) {
         value.forEach((v: unknown, j) => {
-          add(name, v, `request.headers["${name}"][${j}]`);
+          add(name, v, `${where}[${j}]`);
         });
       } else {
-        add(name, value, `request.headers["${name}"]`);
+        add(name, value, where);
       }
     }
+  }
+  return problem ?? authorityAsHost(map);
+}
+
+/**
+ * :authority stands for Host when there is no Host; a Host that differs from it is malformed
+ * (RFC 9113 8.3.1).
+ */
+function authorityAsHost(map: HeaderMap): HeaderMap | Malformed {
+  const authority = map.get(AUTHORITY_PSEUDO_HEADER);
+  if (authority === undefined) return map;
+  map.delete(AUTHORITY_PSEUDO_HEADER);
+  const host = map.get("host");
+  if (authority.length !== 1) return new Malformed("request.headers has several :authority.");
+  if (host === undefined) map.set("host", authority);
+  else if (host.length !== 1 || host[0].toLowerCase() !== authority[0].toLowerCase()) {
+    return new Malformed("request.headers has a Host that differs from :authority.");
   }
   return map;
 }
@@ -353,14 +413,18 @@ interface PreparedRequest {
   body: Bytes;
 }
 
-function prepareRequest(request: unknown): PreparedRequest {
+function prepareRequest(request: unknown): PreparedRequest | Malformed {
   if (request === null || typeof request !== "object") {
     throw badInput(
-      `request must be an object { method, url, headers?, body? }; got ${describe(request)}.`,
+      `request must be an object { method, url, headers?, body? }; got ${describeType(request)}.`,
     );
   }
   const r = request as Record<string, unknown>;
-  const method = checkPattern(r.method, "request.method", TOKEN, "an HTTP method such as GET");
+  if (typeof r.method !== "string") {
+    throw badInput(
+      `request.method must be an HTTP method such as GET; got ${describeType(r.method)}.`,
+    );
+  }
   let body: Bytes;
   if (r.body === undefined) body = new Uint8Array(0);
   else if (typeof r.body === "string") body = utf8.encode(r.body);
@@ -369,15 +433,20 @@ function prepareRequest(request: unknown): PreparedRequest {
     body = r.body;
   } else {
     throw badInput(
-      `request.body must be a Uint8Array, a string or absent; got ${describe(r.body)}.`,
+      `request.body must be a Uint8Array, a string or absent; got ${describeType(r.body)}.`,
     );
   }
-  return {
-    method: method.toUpperCase(),
-    url: parseUrl(r.url),
-    headers: collectHeaders(r.headers),
-    body,
-  };
+  // Every type is checked (and thrown) before any content problem is returned.
+  const url = parseUrl(r.url);
+  const headers = collectHeaders(r.headers);
+  if (!TOKEN.test(r.method)) {
+    return new Malformed(
+      `request.method must be an HTTP method such as GET; got ${quote(r.method)}.`,
+    );
+  }
+  if (url instanceof Malformed) return url;
+  if (headers instanceof Malformed) return headers;
+  return { method: r.method.toUpperCase(), url, headers, body };
 }
 
 // --- canonical forms -----------------------------------------------------------------------------
@@ -434,10 +503,14 @@ function percentDecode(text: string): Bytes {
  */
 function normalizePath(path: string): string {
   const segments: string[] = [];
-  for (const segment of path.split("/")) {
-    if (segment === "" || segment === ".") continue;
+  // A scan, not split("/"): "/a/.." ten million times would be an array of four million.
+  for (let start = 0; start <= path.length; ) {
+    let end = path.indexOf("/", start);
+    if (end < 0) end = path.length;
+    const segment = path.slice(start, end);
     if (segment === "..") segments.pop();
-    else segments.push(segment);
+    else if (segment !== "" && segment !== ".") segments.push(segment);
+    start = end + 1;
   }
   const last = path.endsWith("/") && segments.length > 0 ? "/" : "";
   return `/${segments.join("/")}${last}`;
@@ -446,26 +519,59 @@ function normalizePath(path: string): string {
 function canonicalUri(path: string, options: ResolvedPathOptions): string {
   const p = options.normalizePath ? normalizePath(path) : path;
   // Twice: the wire path's escapes are themselves escaped. Once (S3): decoded, then encoded.
-  return options.doubleEncodePath
-    ? uriEncode(utf8.encode(p), true)
-    : uriEncode(percentDecode(p), true);
+  return options.doubleEncodePath ? uriEncode(utf8.encode(p), true) : reencode(p, true);
 }
 
 /** A query parameter: [name, value], as the wire has them (still percent-encoded). */
 type QueryPair = [name: string, value: string];
 
+/** The "&"-separated parameters; one pass, no array of parts in between (queries may be huge). */
 function splitQuery(query: string | undefined): QueryPair[] {
-  if (!query) return [];
   const pairs: QueryPair[] = [];
-  for (const part of query.split("&")) {
-    if (part === "") continue;
-    const eq = part.indexOf("=");
-    pairs.push(eq < 0 ? [part, ""] : [part.slice(0, eq), part.slice(eq + 1)]);
+  if (!query) return pairs;
+  for (let start = 0; start < query.length; ) {
+    let end = query.indexOf("&", start);
+    if (end < 0) end = query.length;
+    if (end > start) {
+      // "=" is looked for inside the parameter only: a search to the end would make "a&a&…" n².
+      const part = query.slice(start, end);
+      const eq = part.indexOf("=");
+      pairs.push(eq < 0 ? [part, ""] : [part.slice(0, eq), part.slice(eq + 1)]);
+    }
+    start = end + 1;
   }
   return pairs;
 }
 
-const encodeQueryComponent = (text: string) => uriEncode(percentDecode(text), false);
+/** Text that reencode leaves as it is. */
+const ALREADY_CANONICAL = /^[A-Za-z0-9\-._~]*$/;
+
+/**
+ * uriEncode(percentDecode(text)) without the byte arrays, for ASCII text (every wire URL an AWS
+ * client sends): an attacker's query of a million parameters costs string work, not a million
+ * allocations. Other text goes through its UTF-8 bytes.
+ */
+function reencode(text: string, keepSlash: boolean): string {
+  if (ALREADY_CANONICAL.test(text)) return text;
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 0x80) return uriEncode(percentDecode(text), keepSlash);
+    if (c === 0x25 && i + 2 < text.length) {
+      const hi = hexDigit(text.charCodeAt(i + 1));
+      const lo = hexDigit(text.charCodeAt(i + 2));
+      if (hi >= 0 && lo >= 0) {
+        c = (hi << 4) | lo;
+        i += 2;
+      }
+    }
+    if (UNRESERVED[c] === 1 || (keepSlash && c === 0x2f)) out += String.fromCharCode(c);
+    else out += `%${HEX_UPPER[c >> 4]}${HEX_UPPER[c & 15]}`;
+  }
+  return out;
+}
+
+const encodeQueryComponent = (text: string) => reencode(text, false);
 
 /** Encoded names and values, sorted by name then value (byte order), joined with "&". */
 function canonicalQuery(pairs: readonly QueryPair[]): string {
@@ -480,7 +586,38 @@ function canonicalQuery(pairs: readonly QueryPair[]): string {
 
 /** Each value trimmed, runs of spaces and tabs made one space, the values joined with ",". */
 function canonicalHeaderValue(values: readonly string[]): string {
-  return values.map((v) => v.replace(/[ \t]+/g, " ").replace(/^ | $/g, "")).join(",");
+  return values.length === 1 ? collapseSpaces(values[0]) : values.map(collapseSpaces).join(",");
+}
+
+/** A leading or trailing space or tab, a tab, or two spaces: what collapseSpaces changes. */
+const UNCOLLAPSED = /^[ \t]|[ \t]$|\t| {2}/;
+const CHUNK = 8192;
+
+/**
+ * `value` trimmed, each run of spaces and tabs made one space. One pass into a code-unit buffer:
+ * a regex replace over an attacker's 10 MB of " \t a" builds millions of intermediate strings, and
+ * its time then grows faster than the length (garbage collection).
+ */
+function collapseSpaces(value: string): string {
+  if (!UNCOLLAPSED.test(value)) return value;
+  const out = new Uint16Array(value.length);
+  let n = 0;
+  let space = false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x20 || c === 0x09) {
+      space = n > 0;
+      continue;
+    }
+    if (space) out[n++] = 0x20;
+    space = false;
+    out[n++] = c;
+  }
+  let text = "";
+  for (let i = 0; i < n; i += CHUNK) {
+    text += String.fromCharCode.apply(null, out.subarray(i, Math.min(n, i + CHUNK)) as never);
+  }
+  return text;
 }
 
 function sha256Hex(bytes: Bytes): string {
@@ -634,11 +771,39 @@ function resolvePathOptions(o: Record<string, unknown>, service: string): Resolv
   };
 }
 
+/** The option names of signRequest; presignUrl's are these with expiresIn for contentSha256Header. */
+const PATH_OPTION_NAMES = ["normalizePath", "doubleEncodePath"];
+const CREDENTIAL_OPTION_NAMES = [
+  "accessKeyId",
+  "secretAccessKey",
+  "sessionToken",
+  "region",
+  "service",
+  "date",
+  "signBody",
+  "signSessionToken",
+  ...PATH_OPTION_NAMES,
+];
+const SIGN_OPTION_NAMES = [...CREDENTIAL_OPTION_NAMES, "contentSha256Header"];
+const PRESIGN_OPTION_NAMES = [...CREDENTIAL_OPTION_NAMES, "expiresIn"];
+const VERIFY_OPTION_NAMES = [
+  "secretAccessKey",
+  "accessKeyId",
+  "region",
+  "service",
+  "now",
+  "clockSkewSeconds",
+  "allowUnsignedPayload",
+  "allowUnsignedHeaders",
+  "signBody",
+  ...PATH_OPTION_NAMES,
+];
+
+/** `o` has been through checkOptions. */
 function resolveSigning(
-  options: unknown,
+  o: Record<string, unknown>,
   signBodyDefault: (service: string) => boolean,
 ): ResolvedSigning {
-  const o = checkOptionsObject(options, "options");
   const accessKeyId = checkPattern(
     o.accessKeyId,
     "options.accessKeyId",
@@ -695,10 +860,11 @@ function withHost(headers: HeaderMap, url: WireUrl): HeaderMap {
  * authorization), with the canonical request and string to sign for debugging.
  */
 export function signRequest(request: SigV4Request, options: SigV4SigningOptions): SigV4Signed {
-  const req = prepareRequest(request);
-  const o = resolveSigning(options, () => true);
+  const given = checkOptions(options, SIGN_OPTION_NAMES, "signRequest options");
+  const o = resolveSigning(given, () => true);
+  const req = orThrow(prepareRequest(request));
   const contentSha256Header = checkBoolean(
-    options.contentSha256Header,
+    given.contentSha256Header,
     "options.contentSha256Header",
     o.service === "s3" || !o.signBody,
   );
@@ -749,6 +915,8 @@ export function signRequest(request: SigV4Request, options: SigV4SigningOptions)
 }
 
 function decodeComponent(text: string): string | undefined {
+  // Without escapes the text is its own decoding (the URL has no lone surrogates).
+  if (!text.includes("%")) return text;
   try {
     return strictUtf8.decode(percentDecode(text));
   } catch {
@@ -761,9 +929,10 @@ function decodeComponent(text: string): string | undefined {
  * the URL. Headers given in the request are signed too, and must then be sent with the URL.
  */
 export function presignUrl(request: SigV4Request, options: SigV4PresignOptions): SigV4Presigned {
-  const req = prepareRequest(request);
-  const o = resolveSigning(options, (service) => service !== "s3");
-  const expiresIn = assertInteger(options.expiresIn, "options.expiresIn", 1, MAX_PRESIGN_SECONDS);
+  const given = checkOptions(options, PRESIGN_OPTION_NAMES, "presignUrl options");
+  const o = resolveSigning(given, (service) => service !== "s3");
+  const expiresIn = assertInteger(given.expiresIn, "options.expiresIn", 1, MAX_PRESIGN_SECONDS);
+  const req = orThrow(prepareRequest(request));
   const pairs = splitQuery(req.url.query);
   for (const [name] of pairs) {
     const decoded = decodeComponent(name);
@@ -869,7 +1038,8 @@ function readHeaderAuth(
   const prefix = `${SIGV4_ALGORITHM} `;
   if (!value.startsWith(prefix)) return `the Authorization header is not ${SIGV4_ALGORITHM}`;
   const fields = new Map<string, string>();
-  for (const part of value.slice(prefix.length).split(",")) {
+  // Three fields; a fourth is enough to refuse, so no more are split off (a 10 MB header of commas).
+  for (const part of value.slice(prefix.length).split(",", 4)) {
     const item = part.trim();
     const eq = item.indexOf("=");
     const key = item.slice(0, eq);
@@ -946,18 +1116,34 @@ function fail(reason: string): SigV4Verification {
   return { ok: false, reason };
 }
 
+/** The allowUnsignedHeaders option: header names, lower-cased. */
+function checkHeaderNames(value: unknown, name: string): Set<string> {
+  if (value === undefined) return new Set();
+  const accepted = "an array of HTTP header names";
+  if (!Array.isArray(value))
+    throw badInput(`${name} must be ${accepted}; got ${describeType(value)}.`);
+  return new Set(
+    value.map((n, i) => checkPattern(n, `${name}[${i}]`, TOKEN, accepted).toLowerCase()),
+  );
+}
+
 /**
  * Verifies a SigV4-signed request (Authorization header) or presigned URL (X-Amz-Signature in the
- * query): the credential scope, the time (and expiry), the body against its hash, then the
- * signature, compared in constant time. A request that does not verify gives { ok: false,
- * reason }; only bad arguments throw. Only the headers in `signedHeaders` are authenticated.
+ * query): the credential scope, the time (and expiry), that every x-amz-* header sent is signed
+ * (AWS's HeadersNotSigned), the body against its hash, then the signature, compared in constant
+ * time.
+ *
+ * Everything in `request` that comes off the wire (method, URL, header names and values, body) is
+ * the sender's choice: whatever it holds, a request that does not verify gives { ok: false,
+ * reason }, never an exception. Only the server's own mistakes throw BAD_INPUT: bad options, or a
+ * field of the wrong JavaScript type (a header value that is not a string). Only the headers in
+ * `signedHeaders` are authenticated, and the body only when `bodyAuthenticated` says so.
  */
 export function verifyRequest(
   request: SigV4Request,
   options: SigV4VerifyOptions,
 ): SigV4Verification {
-  const req = prepareRequest(request);
-  const o = checkOptionsObject(options, "options");
+  const o = checkOptions(options, VERIFY_OPTION_NAMES, "verifyRequest options");
   const lookup = o.secretAccessKey;
   if (typeof lookup !== "function") checkSecretText(lookup, "options.secretAccessKey");
   const expectedKeyId =
@@ -972,8 +1158,12 @@ export function verifyRequest(
       ? DEFAULT_CLOCK_SKEW_SECONDS
       : assertInteger(o.clockSkewSeconds, "options.clockSkewSeconds", 0, 86_400);
   const allowUnsigned = checkBoolean(o.allowUnsignedPayload, "options.allowUnsignedPayload", false);
+  const tolerated = checkHeaderNames(o.allowUnsignedHeaders, "options.allowUnsignedHeaders");
   const presignSignsBody = checkBoolean(o.signBody, "options.signBody", service !== "s3");
   const pathOptions = resolvePathOptions(o, service);
+
+  const req = prepareRequest(request);
+  if (req instanceof Malformed) return fail(`the request is malformed: ${req.message}`);
 
   // Which form of SigV4 auth the request carries.
   const pairs = splitQuery(req.url.query);
@@ -990,10 +1180,8 @@ export function verifyRequest(
   const [scopeDate, scopeRegion, scopeService, terminator] = claim.scope;
   if (scopeDate !== claim.amzDate.slice(0, 8))
     return fail("the credential date is not X-Amz-Date's");
-  if (scopeRegion !== region)
-    return fail(`the credential is for region ${JSON.stringify(scopeRegion)}`);
-  if (scopeService !== service)
-    return fail(`the credential is for service ${JSON.stringify(scopeService)}`);
+  if (scopeRegion !== region) return fail(`the credential is for region ${quote(scopeRegion)}`);
+  if (scopeService !== service) return fail(`the credential is for service ${quote(scopeService)}`);
   if (terminator !== TERMINATOR) return fail(`the credential scope does not end in ${TERMINATOR}`);
   if (expectedKeyId !== undefined && claim.accessKeyId !== expectedKeyId) {
     return fail("signed by another access key id");
@@ -1007,18 +1195,27 @@ export function verifyRequest(
   if (now > expiresAt)
     return fail(claim.presigned ? "the URL has expired" : "X-Amz-Date is too old");
 
-  // The signed headers must all be there; host is always signed.
+  // The signed headers must all be there; host is always signed; so is every x-amz-* header sent
+  // (an unsigned x-amz-acl: public-read would otherwise ride on a valid signature).
   const headers = withHost(req.headers, req.url);
   if (!claim.signedNames.includes("host")) return fail("host is not signed");
   for (const name of claim.signedNames) {
     if (!headers.has(name)) return fail(`the signed header ${name} is missing`);
   }
+  const signedSet = new Set(claim.signedNames);
+  for (const name of headers.keys()) {
+    if (name.startsWith("x-amz-") && !signedSet.has(name) && !tolerated.has(name)) {
+      return fail(`the header ${name} is not signed`);
+    }
+  }
 
   // The payload hash: the x-amz-content-sha256 claim, checked against the body, or computed.
   let payloadHash: string;
+  let bodyAuthenticated: boolean;
   const claimed = headers.get("x-amz-content-sha256");
   if (claimed !== undefined) {
     payloadHash = canonicalHeaderValue(claimed);
+    bodyAuthenticated = payloadHash !== UNSIGNED_PAYLOAD;
     if (payloadHash === UNSIGNED_PAYLOAD) {
       if (!allowUnsigned) return fail("the payload is unsigned (UNSIGNED-PAYLOAD) and not allowed");
     } else if (!HEX64.test(payloadHash)) {
@@ -1027,16 +1224,18 @@ export function verifyRequest(
       return fail("the body does not match x-amz-content-sha256");
     }
   } else {
-    payloadHash = !claim.presigned || presignSignsBody ? sha256Hex(req.body) : UNSIGNED_PAYLOAD;
+    bodyAuthenticated = !claim.presigned || presignSignsBody;
+    payloadHash = bodyAuthenticated ? sha256Hex(req.body) : UNSIGNED_PAYLOAD;
   }
 
-  const secret = typeof lookup === "function" ? lookup(claim.accessKeyId) : lookup;
-  if (secret === undefined) return fail("unknown access key id");
-  checkSecretText(secret, "the secret returned by options.secretAccessKey");
   const candidate = /^[0-9a-f]{64}$/.test(claim.signature)
     ? hexToBytes(claim.signature)
     : undefined;
   if (!candidate) return fail("the signature is not 64 lower-case hex digits");
+  const secret = typeof lookup === "function" ? lookup(claim.accessKeyId) : lookup;
+  // null too: a lookup backed by a Map.get or a database row answers null for "no such key".
+  if (secret === undefined || secret === null) return fail("unknown access key id");
+  checkSecretText(secret, "the secret returned by options.secretAccessKey");
 
   const scope = claim.scope.join("/");
   const canonicalRequest = canonicalRequestOf({
@@ -1058,6 +1257,7 @@ export function verifyRequest(
     signedHeaders: claim.signedNames,
     date: claim.date,
     presigned: claim.presigned,
+    bodyAuthenticated,
     ...(claim.presigned ? { expiresAt: new Date(expiresAt) } : {}),
   };
 }

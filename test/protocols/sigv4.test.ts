@@ -201,11 +201,23 @@ describe("AWS SigV4 test suite (botocore's copy, 34 cases)", { skip: skipUnless(
       if (broken) delete actual.authorization;
       assert.deepEqual(actual, expected);
 
-      const verdict = verifyRequest(toRequest(c.signedRequest), {
+      const verifyOptions = {
         secretAccessKey: SECRET,
         region: "us-east-1",
         service: "service",
         now: SUITE_DATE,
+      };
+      // The token added after signing is an unsigned x-amz-* header: refused unless tolerated.
+      const tokenAfter = name === "post-sts-token/post-sts-header-after";
+      if (tokenAfter) {
+        assert.deepEqual(verifyRequest(toRequest(c.signedRequest), verifyOptions), {
+          ok: false,
+          reason: "the header x-amz-security-token is not signed",
+        });
+      }
+      const verdict = verifyRequest(toRequest(c.signedRequest), {
+        ...verifyOptions,
+        ...(tokenAfter ? { allowUnsignedHeaders: ["x-amz-security-token"] } : {}),
       });
       if (broken) assert.deepEqual(verdict, { ok: false, reason: "the signature does not match" });
       else assert.equal(verdict.ok, true, JSON.stringify(verdict));
@@ -339,9 +351,10 @@ describe("SigV4 known answers (AWS documentation)", () => {
       `${host}/test.txt?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20130524%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20130524T000000Z&X-Amz-Expires=86400&X-Amz-SignedHeaders=host&X-Amz-Signature=aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404`,
     );
     assert.equal(presigned.expiresAt.toISOString(), "2013-05-25T00:00:00.000Z");
+    const { date: _date, ...s3Verify } = s3;
     const verdict = verifyRequest(
       { method: "GET", url: presigned.url },
-      { ...s3, now: new Date(Date.UTC(2013, 4, 24, 12)) },
+      { ...s3Verify, now: new Date(Date.UTC(2013, 4, 24, 12)) },
     );
     assert.equal(verdict.ok, true, JSON.stringify(verdict));
   });
@@ -675,6 +688,7 @@ describe("SigV4 verifyRequest", () => {
       signedHeaders: ["content-type", "host", "x-amz-date"],
       date: SUITE_DATE,
       presigned: false,
+      bodyAuthenticated: true,
     });
   });
 
@@ -842,13 +856,20 @@ describe("SigV4 verifyRequest", () => {
     );
   });
 
-  it("an unsigned session token (added after signing) does not stop verification", () => {
+  it("an unsigned session token (added after signing) verifies only when tolerated", () => {
     const after = signRequest(request, {
       ...SUITE_OPTIONS,
       sessionToken: "tok",
       signSessionToken: false,
     });
-    const verdict = verifyRequest({ ...request, headers: after.headers }, options);
+    assert.deepEqual(verifyRequest({ ...request, headers: after.headers }, options), {
+      ok: false,
+      reason: "the header x-amz-security-token is not signed",
+    });
+    const verdict = verifyRequest(
+      { ...request, headers: after.headers },
+      { ...options, allowUnsignedHeaders: ["x-amz-security-token"] },
+    );
     assert.equal(verdict.ok, true);
     if (verdict.ok) assert.ok(!verdict.signedHeaders.includes("x-amz-security-token"));
   });
@@ -1029,7 +1050,7 @@ describe("SigV4 bad input", () => {
     throwsKeyed(
       () => sign({ ...good, headers: { "x-n": undefined } }),
       "BAD_INPUT",
-      /must be a string; got a undefined/,
+      /must be a string; got undefined/,
     );
     throwsKeyed(
       () => sign({ ...good, headers: { "x-n": ["a", 1] } }),
@@ -1132,7 +1153,12 @@ describe("SigV4 bad input", () => {
       /options\.clockSkewSeconds/,
     );
     throwsKeyed(() => verify({ ...good, headers: { a: 1 } }), "BAD_INPUT", /must be a string/);
-    throwsKeyed(() => verify({ ...good, url: "nope" }), "BAD_INPUT", /request\.url/);
+    // A URL that is not one came off the wire: a refusal. A URL of the wrong type is a bug.
+    assert.match(
+      refusal(verify({ ...good, url: "nope" })),
+      /^the request is malformed: request\.url/,
+    );
+    throwsKeyed(() => verify({ ...good, url: 42 }), "BAD_INPUT", /request\.url/);
     throwsKeyed(
       () => verify(signedGood(), { secretAccessKey: () => 42 }),
       "BAD_INPUT",
@@ -1178,6 +1204,11 @@ describe("SigV4 bad input", () => {
       /service/,
     );
   });
+
+  function refusal(verdict: ReturnType<typeof verifyRequest>): string {
+    assert.equal(verdict.ok, false);
+    return verdict.ok ? "" : verdict.reason;
+  }
 
   function signedGood(): SigV4Request {
     return { ...good, headers: sign(good).headers };
