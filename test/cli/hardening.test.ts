@@ -185,6 +185,24 @@ describe("keyed CLI on hostile inputs", { skip: skipUnlessBuilt }, () => {
       }
     });
 
+    it("keyed's own flags go through the same parser", async () => {
+      const unknown = await keyed(["--no-such-flag"]);
+      assert.equal(unknown.status, 2);
+      assert.equal(
+        unknown.stderr,
+        "keyed: unknown option --no-such-flag (keyed --help lists the options)\n",
+      );
+      const valued = await keyed(["--version=2"]);
+      assert.equal(valued.status, 2);
+      assert.match(valued.stderr, /^keyed: .*--version.*does not take an argument/);
+      for (const flag of ["--version", "-V"]) {
+        assert.match((await keyed([flag])).stdout, /^keyed \d+\.\d+\.\d+/);
+      }
+      for (const flag of ["--help", "-h"]) {
+        assert.match((await keyed([flag])).stdout, /^Usage: keyed <command>/);
+      }
+    });
+
     it("check --help states the exit statuses docs/cli.md gives", async () => {
       const help = await keyed(["check", "--help"]);
       assert.match(
