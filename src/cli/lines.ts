@@ -25,9 +25,9 @@ export interface Line {
 async function* fileChunks(path: string): AsyncGenerator<Uint8Array> {
   const handle = await open(path, "r");
   try {
+    // One buffer for every read: readLines copies what it keeps past a chunk.
+    const buffer = new Uint8Array(READ_SIZE);
     for (;;) {
-      // A fresh buffer per read: a line's unfinished head is kept by reference until its end.
-      const buffer = new Uint8Array(READ_SIZE);
       const { bytesRead } = await handle.read(buffer, 0, READ_SIZE, null);
       if (bytesRead === 0) return;
       yield buffer.subarray(0, bytesRead);
@@ -75,7 +75,9 @@ export async function* readLines(path: string): AsyncGenerator<Line> {
       yield finish();
       start = end + 1;
     }
-    take(chunk.subarray(start));
+    // The head of a line that goes on in the next chunk: a copy, so that neither a reused read
+    // buffer nor a large backing store of a small stdin chunk is kept alive.
+    take(new Uint8Array(chunk.subarray(start)));
   }
   if (length > 0) yield finish();
 }
