@@ -4,17 +4,20 @@ import { type ParseArgsConfig, parseArgs } from "node:util";
 import { type MacName, macNames } from "../index.js";
 import { CliError } from "./errors.js";
 
-/** parseArgs with strict checking; a bad flag becomes a one-line CliError (exit 2). */
+/**
+ * The one parser of every command's flags (and of keyed's own, as command ""): parseArgs, always strict, so an unknown flag, a
+ * missing value or a stray argument becomes a one-line CliError (exit 2).
+ */
 export function parseCommand<T extends ParseArgsConfig>(
   command: string,
   config: T,
 ): ReturnType<typeof parseArgs<T>> {
   try {
-    return parseArgs(config);
+    return parseArgs({ ...config, strict: true }) as ReturnType<typeof parseArgs<T>>;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const message = error instanceof Error ? error.message : String(error);
-    const see = `keyed ${command} --help lists the options`;
+    const see = `${command === "" ? "keyed" : `keyed ${command}`} --help lists the options`;
     if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
       const option = /option '([^']*)'/i.exec(message)?.[1] ?? message;
       throw new CliError(`unknown option ${option} (${see})`);

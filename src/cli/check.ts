@@ -1,6 +1,5 @@
 /// <reference types="node" />
 /** keyed check: checks a file of tag lines, as sha256sum -c does (docs/cli.md). */
-import { readFileSync } from "node:fs";
 import { type MacName, macInfo } from "../index.js";
 import {
   ALGORITHM_OPTION,
@@ -13,7 +12,8 @@ import { CliError, describeFileError, EXIT_FAILED, EXIT_OK } from "./errors.js";
 import { checkStdinUse, chooseJobs, inspectInput } from "./inputs.js";
 import type { Context } from "./io.js";
 import type { Job } from "./job.js";
-import { checkMacKey, keyUsesStdin, loadKey, readAllStdin } from "./keys.js";
+import { checkMacKey, keyUsesStdin, loadKey } from "./keys.js";
+import { MAX_LINE_BYTES, readLines } from "./lines.js";
 import { checkOneTime, checkShortTags } from "./policy.js";
 import { runJobs } from "./pool.js";
 import { Progress } from "./progress.js";
@@ -23,9 +23,13 @@ export const CHECK_HELP = `Usage: keyed check KEY [options] [SUMFILE | -]
 
 Reads lines "ALGORITHM:TAG  FILE" (as keyed tag prints them) from SUMFILE or stdin, and
 checks each FILE against its TAG: prints "FILE: OK" or "FILE: FAILED" per line and a summary
-on stderr. Exits 1 when any tag failed, any file could not be read or any line is
-improperly formatted. Blank lines and lines starting with # are skipped. File names are
-relative to the current directory, as with sha256sum -c.
+on stderr. Blank lines and lines starting with # are skipped; a line over 64 KiB is
+improperly formatted. File names are relative to the current directory, as with sha256sum -c.
+
+Exit status: 0 when every listed file verified; 1 when any tag failed, any file could not
+be read or any line is improperly formatted; 2 on a usage or input error, including a sum
+file with no properly formatted line at all, short tags without --allow-short-tags and
+several lines of a one-time algorithm (poly1305).
 
 Key (one of): --key-file FILE | --key-env VAR | --key-stdin | --key-hex HEX (warns)
       --allow-short-keys accept keys under 16 bytes (test vectors only)
@@ -74,7 +78,10 @@ function parseEntry(line: string, fallback: MacName | undefined): Entry | string
   return { algorithm, tag, name: parsed.name };
 }
 
-function describeCount(count: number, one: string, many: string): string {
+/** Improper lines held back until the first proper one; more are counted, not listed. */
+const MAX_HELD_LINES = 100;
+
+function plural(count: number, one: string, many: string): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
@@ -110,33 +117,48 @@ export async function checkCommand(argv: string[], context: Context): Promise<nu
     if (!silent) context.warn(message);
   };
 
-  let text: string;
+  // Parse every line first: an unknown algorithm or a malformed tag is reported before any work.
+  // The file is read line by line, so its size costs time, not memory.
+  const entries: Entry[] = [];
+  let improper = 0;
+  let firstImproper = "";
+  const held: string[] = []; // improper lines before the first proper one (exit 2 if none)
   try {
-    text = new TextDecoder().decode(sumFile === "-" ? await readAllStdin() : readFileSync(sumFile));
+    for await (const { number, text } of readLines(sumFile)) {
+      if (text !== undefined && isIgnoredLine(text)) continue;
+      const entry =
+        text === undefined
+          ? `longer than ${MAX_LINE_BYTES / 1024} KiB`
+          : parseEntry(text, fallback);
+      if (typeof entry !== "string") {
+        if (entries.length === 0) {
+          for (const line of held) report(line);
+          if (improper > held.length) {
+            report(
+              `${improper - held.length} more improperly formatted lines before line ${number}`,
+            );
+          }
+        }
+        entries.push(entry);
+        continue;
+      }
+      const line = `${sumFile}:${number}: improperly formatted line: ${entry}`;
+      improper++;
+      if (improper === 1) firstImproper = line;
+      if (entries.length > 0) report(line);
+      else if (held.length < MAX_HELD_LINES) held.push(line);
+    }
   } catch (error) {
+    if (typeof (error as { code?: unknown }).code !== "string") throw error;
     throw new CliError(describeFileError(sumFile, error));
   }
-
-  // Parse every line first: an unknown algorithm or a malformed tag is reported before any work.
-  const entries: Entry[] = [];
-  const improperLines: string[] = [];
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  lines.forEach((line, i) => {
-    if (isIgnoredLine(line)) return;
-    const entry = parseEntry(line, fallback);
-    if (typeof entry === "string") {
-      improperLines.push(`${sumFile}:${i + 1}: improperly formatted line: ${entry}`);
-    } else {
-      entries.push(entry);
-    }
-  });
   if (entries.length === 0) {
-    const first = improperLines.length > 0 ? ` (${improperLines[0]})` : "";
+    const first =
+      improper > 0
+        ? ` (${plural(improper, "improperly formatted line", "improperly formatted lines")}; the first: ${firstImproper})`
+        : "";
     throw new CliError(`${sumFile}: no properly formatted "ALGORITHM:TAG  FILE" lines${first}`);
   }
-  const improper = improperLines.length;
-  for (const line of improperLines) report(line);
 
   const allowShortTags = values["allow-short-tags"] === true;
   const allowShortKeys = values["allow-short-keys"] === true;
@@ -200,12 +222,9 @@ export async function checkCommand(argv: string[], context: Context): Promise<nu
   if (!values.quiet || problems > 0) {
     const parts = [`${ok} OK`];
     if (failed > 0) parts.push(`${failed} FAILED (tag did not match)`);
-    if (unreadable > 0)
-      parts.push(describeCount(unreadable, "unreadable file", "unreadable files"));
+    if (unreadable > 0) parts.push(plural(unreadable, "unreadable file", "unreadable files"));
     if (improper > 0) {
-      parts.push(
-        describeCount(improper, "improperly formatted line", "improperly formatted lines"),
-      );
+      parts.push(plural(improper, "improperly formatted line", "improperly formatted lines"));
     }
     if (missing > 0) parts.push(`${missing} missing (ignored)`);
     report(parts.join(", "));

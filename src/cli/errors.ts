@@ -31,6 +31,9 @@ const SYSTEM_REASONS: Record<string, string> = {
   ENAMETOOLONG: "name too long",
   EMFILE: "too many open files",
   EIO: "input/output error",
+  // open(2) on a Unix socket, or on a device file with no device behind it.
+  ENXIO: "is a socket or a device with nothing behind it; keyed reads files, pipes and stdin",
+  EOPNOTSUPP: "is a socket; keyed reads files, pipes and stdin",
 };
 
 function isSystemError(error: unknown): error is NodeJS.ErrnoException {
@@ -42,6 +45,8 @@ export function describeFileError(name: string, error: unknown): string {
   if (isSystemError(error) && error.code !== undefined && error.code in SYSTEM_REASONS) {
     return `${name}: ${SYSTEM_REASONS[error.code]}`;
   }
+  // Node refuses a path holding a NUL byte before any system call; no file is named so.
+  if (name.includes("\0")) return `${JSON.stringify(name)}: a file name can't hold a NUL byte`;
   if (error instanceof KeyedError || error instanceof CliError) return error.message;
   return `${name}: ${error instanceof Error ? error.message : String(error)}`;
 }

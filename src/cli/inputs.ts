@@ -18,6 +18,15 @@ export function inspectInput(path: string): InputInfo {
   try {
     const stats = path === "-" ? fstatSync(0) : statSync(path);
     if (stats.isDirectory()) return { path, size: undefined, error: `${path}: is a directory` };
+    // Stdin may well be a socket (a pipe from a spawning process often is); a named one can't
+    // be opened, and open(2) would only say ENXIO.
+    if (stats.isSocket() && path !== "-") {
+      return {
+        path,
+        size: undefined,
+        error: `${path}: is a socket; keyed reads files, pipes and stdin`,
+      };
+    }
     return { path, size: stats.isFile() ? stats.size : undefined, error: undefined };
   } catch (error) {
     return { path, size: undefined, error: describeFileError(path, error) };

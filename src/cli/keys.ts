@@ -4,7 +4,7 @@
  * user through ps and /proc, and stay in shell history. A file, an environment variable or stdin
  * keep the key out of sight; --key-hex exists for test vectors and warns.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import {
   base64ToBytes,
   hexToBytes,
@@ -28,8 +28,11 @@ export interface LoadedKey {
   source: string;
 }
 
-/** Key files larger than this are refused as the wrong file. */
-const MAX_KEY_FILE = 1024 * 1024;
+/**
+ * The most key bytes read from a key file or stdin. Real keys are at most a few hundred bytes;
+ * more is the wrong file (or /dev/zero), and reading stops here rather than filling memory.
+ */
+export const MAX_KEY_BYTES = 64 * 1024;
 
 export const KEY_SOURCES_HELP =
   "--key-file FILE (raw bytes), --key-env VAR (hex, or base64:…) or --key-stdin (raw bytes)";
@@ -39,14 +42,65 @@ export function keyUsesStdin(flags: KeyFlags): string | undefined {
   return flags["key-stdin"] === true ? "--key-stdin reads the key" : undefined;
 }
 
-/** Everything on stdin, as bytes. */
-export async function readAllStdin(): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const all = Buffer.concat(chunks);
-  const bytes = new Uint8Array(all);
-  all.fill(0);
-  for (const chunk of chunks) chunk.fill(0);
+function tooLong(source: string): CliError {
+  return new CliError(
+    `the key from ${source} is over ${MAX_KEY_BYTES / 1024} KiB, the most keyed reads: is it the right file?`,
+  );
+}
+
+/** The bytes of `chunks` in one new array; the chunks are wiped. */
+function joinAndWipe(chunks: Uint8Array[], length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk.subarray(0, length - offset), offset);
+    offset += Math.min(chunk.length, length - offset);
+    chunk.fill(0);
+  }
+  return bytes;
+}
+
+/** The key bytes on stdin, refused past MAX_KEY_BYTES without reading on. */
+async function readKeyFromStdin(): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    length += (chunk as Buffer).length;
+    if (length > MAX_KEY_BYTES) {
+      joinAndWipe(chunks, 0);
+      process.stdin.destroy();
+      throw tooLong("--key-stdin");
+    }
+  }
+  return joinAndWipe(chunks, length);
+}
+
+/** The bytes of key file `path`, refused past MAX_KEY_BYTES without reading on. */
+function readKeyFile(path: string): Uint8Array {
+  const buffer = new Uint8Array(MAX_KEY_BYTES + 1);
+  let length = 0;
+  try {
+    const fd = openSync(path, "r");
+    try {
+      for (;;) {
+        const read = readSync(fd, buffer, length, buffer.length - length, null);
+        if (read === 0) break;
+        length += read;
+        if (length === buffer.length) break;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    buffer.fill(0);
+    throw new CliError(`cannot read the key file ${describeFileError(path, error)}`);
+  }
+  const bytes = joinAndWipe([buffer], length);
+  if (length > MAX_KEY_BYTES) {
+    bytes.fill(0);
+    throw tooLong(`--key-file ${path}`);
+  }
   return bytes;
 }
 
@@ -81,15 +135,7 @@ export async function loadKey(flags: KeyFlags, warn: (line: string) => void): Pr
   let key: LoadedKey;
   if (flags["key-file"] !== undefined) {
     const path = flags["key-file"];
-    let bytes: Uint8Array;
-    try {
-      bytes = new Uint8Array(readFileSync(path));
-    } catch (error) {
-      throw new CliError(`cannot read the key file ${describeFileError(path, error)}`);
-    }
-    if (bytes.length > MAX_KEY_FILE) {
-      throw new CliError(`the key file ${path} is ${bytes.length} bytes: is it the right file?`);
-    }
+    const bytes = readKeyFile(path);
     key = { bytes, source: `--key-file ${path}` };
     const text = Buffer.from(bytes).toString("latin1");
     if (/^[0-9a-fA-F]{32,}\r?\n?$/.test(text)) {
@@ -110,7 +156,7 @@ export async function loadKey(flags: KeyFlags, warn: (line: string) => void): Pr
     if (process.stdin.isTTY) {
       throw new CliError("--key-stdin reads raw key bytes from stdin; pipe or redirect them in");
     }
-    key = { bytes: await readAllStdin(), source: "--key-stdin" };
+    key = { bytes: await readKeyFromStdin(), source: "--key-stdin" };
   } else {
     warn(
       "warning: --key-hex puts the key on the command line, where other users can read it " +

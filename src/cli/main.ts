@@ -5,6 +5,7 @@
  * every command.
  */
 import { readFileSync } from "node:fs";
+import { HELP_OPTION, parseCommand } from "./args.js";
 import { benchCommand } from "./bench.js";
 import { checkCommand } from "./check.js";
 import { deriveCommand } from "./derive.js";
@@ -74,11 +75,10 @@ function handleClosedStdout(): void {
 /** Runs the keyed command with `argv` (without node and the script); returns the exit status. */
 export async function main(argv: string[]): Promise<number> {
   handleClosedStdout();
-  // Hidden, for tests: print the peak resident set size at exit.
-  const reportRss = argv.includes("--report-rss");
-  const args = argv.filter((arg) => arg !== "--report-rss");
-  const status = await run(args);
-  if (reportRss) {
+  const status = await run(argv);
+  // For tests: the peak resident set size at exit. An environment variable, not a flag, so
+  // that every flag goes through parseCommand and a file may be named anything.
+  if (process.env.KEYED_REPORT_RSS === "1") {
     process.stderr.write(`keyed: max RSS ${process.resourceUsage().maxRSS} KiB\n`);
   }
   return status;
@@ -90,14 +90,7 @@ async function run(args: string[]): Promise<number> {
     process.stderr.write(MAIN_HELP);
     return EXIT_USAGE;
   }
-  if (first === "--help" || first === "-h") {
-    process.stdout.write(MAIN_HELP);
-    return EXIT_OK;
-  }
-  if (first === "--version" || first === "-V") {
-    process.stdout.write(`keyed ${version()}\n`);
-    return EXIT_OK;
-  }
+  if (first.startsWith("-")) return topLevelFlag(first);
   if (first === "help") {
     if (rest.length === 0) {
       process.stdout.write(MAIN_HELP);
@@ -105,15 +98,37 @@ async function run(args: string[]): Promise<number> {
     }
     return run([rest[0], "--help"]);
   }
-  const context = createContext(Object.hasOwn(COMMANDS, first) ? first : "");
-  try {
+  return runCommand(first, async (context) => {
     if (context.command === "") {
-      const what = first.startsWith("-") ? `unknown option ${first}` : `unknown command "${first}"`;
       throw new CliError(
-        `${what}; the commands are ${Object.keys(COMMANDS).join(", ")} (keyed --help)`,
+        `unknown command "${first}"; the commands are ${Object.keys(COMMANDS).join(", ")} (keyed --help)`,
       );
     }
     return await COMMANDS[first](rest, context);
+  });
+}
+
+/** keyed --help or keyed --version, parsed as every command's flags are (parseCommand). */
+function topLevelFlag(flag: string): Promise<number> {
+  return runCommand("", async () => {
+    const { values } = parseCommand("", {
+      args: [flag],
+      allowPositionals: false,
+      options: { ...HELP_OPTION, version: { type: "boolean", short: "V" } },
+    });
+    process.stdout.write(values.help ? MAIN_HELP : `keyed ${version()}\n`);
+    return EXIT_OK;
+  });
+}
+
+/** Runs `body` for `name` (a command, else ""), turning any error into one line and a status. */
+async function runCommand(
+  name: string,
+  body: (context: Context) => Promise<number>,
+): Promise<number> {
+  const context = createContext(Object.hasOwn(COMMANDS, name) ? name : "");
+  try {
+    return await body(context);
   } catch (error) {
     process.stderr.write(`${prefix(context.command)}: ${describeError(error)}\n`);
     if (process.env.KEYED_DEBUG && error instanceof Error && !(error instanceof CliError)) {

@@ -1,6 +1,15 @@
 /// <reference types="node" />
 /** Writing secrets (keys) to stdout or to a file only the owner can read. */
-import { closeSync, fchmodSync, openSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  type Stats,
+  writeSync,
+} from "node:fs";
 import { bytesToBase64, bytesToHex } from "../index.js";
 import { refuseBinaryToTerminal } from "./args.js";
 import { CliError, describeFileError } from "./errors.js";
@@ -17,21 +26,50 @@ export function encodeSecret(secret: Uint8Array, format: SecretFormat): Uint8Arr
   return new TextEncoder().encode(`${text}\n`);
 }
 
+/** Flags for writing a key file: never through a symbolic link, never blocking on a FIFO. */
+function secretFileFlags(force: boolean): number {
+  // O_NOFOLLOW makes open fail (ELOOP) on a symlink, closing the race with the lstat below;
+  // Windows has neither flag (undefined), and there the lstat check stands alone.
+  const { O_WRONLY, O_CREAT, O_EXCL, O_TRUNC, O_NOFOLLOW, O_NONBLOCK } = constants;
+  return O_WRONLY | O_CREAT | (O_NOFOLLOW ?? 0) | (O_NONBLOCK ?? 0) | (force ? O_TRUNC : O_EXCL);
+}
+
+function refuseSymlink(path: string): never {
+  throw new CliError(
+    `${path} is a symbolic link; keyed writes keys only to a file named directly (remove the link, or name the file it points to)`,
+  );
+}
+
 /**
  * Writes `data` to `path` with mode 0600 (owner read/write only). Refuses an existing file
- * unless `force`; an overwritten file is set to 0600 before the new key goes in.
+ * unless `force`; an overwritten file is set to 0600 before the new key goes in. Refuses a
+ * symbolic link (with or without `force`), so that a link planted at `path` can't redirect the
+ * key to a file of the attacker's choosing, and anything but a regular file.
  */
 export function writeSecretFile(path: string, data: Uint8Array, force: boolean): void {
+  let existing: Stats | undefined;
+  try {
+    existing = lstatSync(path);
+  } catch {
+    existing = undefined; // absent (or unreachable: open says why)
+  }
+  if (existing?.isSymbolicLink()) refuseSymlink(path);
+  if (existing !== undefined && !existing.isFile()) {
+    throw new CliError(`${path} is not a regular file; keyed writes keys only to regular files`);
+  }
   let fd: number;
   try {
-    fd = openSync(path, force ? "w" : "wx", 0o600);
+    fd = openSync(path, secretFileFlags(force), 0o600);
   } catch (error) {
-    if ((error as { code?: unknown }).code === "EEXIST") {
-      throw new CliError(`${path} already exists; --force overwrites it`);
-    }
+    const code = (error as { code?: unknown }).code;
+    if (code === "EEXIST") throw new CliError(`${path} already exists; --force overwrites it`);
+    if (code === "ELOOP") refuseSymlink(path);
     throw new CliError(`cannot write ${describeFileError(path, error)}`);
   }
   try {
+    if (!fstatSync(fd).isFile()) {
+      throw new CliError(`${path} is not a regular file; keyed writes keys only to regular files`);
+    }
     fchmodSync(fd, 0o600);
     let offset = 0;
     while (offset < data.length) offset += writeSync(fd, data, offset);

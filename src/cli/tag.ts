@@ -20,7 +20,9 @@ import { encodeTag, formatTagLine, type TagEncoding } from "./sumfile.js";
 export const TAG_HELP = `Usage: keyed tag -a ALGORITHM KEY [options] [FILE... | -]
 
 Prints one line per file: ALGORITHM:TAG, two spaces, the file name (stdin is "-"), the
-format keyed check reads back. With no FILE, or FILE "-", reads stdin.
+format keyed check reads back. With no FILE, or FILE "-", reads stdin. As with sha256sum,
+a FILE that can't be read gets one line on stderr and the others are still tagged; the exit
+status is then 2.
 
 Key (one of; never on the command line by default):
       --key-file FILE    raw key bytes from FILE
@@ -70,12 +72,18 @@ export async function tagCommand(argv: string[], context: Context): Promise<numb
   const paths = positionals.length === 0 ? ["-"] : positionals;
   checkStdinUse(paths, keyUsesStdin(values), "FILE");
   checkOneTime(algorithm, paths.length, "files");
+  // As sha256sum does: every readable input is tagged, each unreadable one gets a line on
+  // stderr, and the exit status says that some input could not be read.
   const inputs = paths.map(inspectInput);
-  const unreadable = inputs.filter((input) => input.error !== undefined);
-  if (unreadable.length > 0) {
-    for (const input of unreadable) context.warn(input.error ?? input.path);
-    return EXIT_USAGE;
+  const readable = inputs.filter((input) => input.error === undefined);
+  let status = EXIT_OK;
+  for (const input of inputs) {
+    if (input.error !== undefined) {
+      context.warn(input.error);
+      status = EXIT_USAGE;
+    }
   }
+  if (readable.length === 0) return status;
 
   const key = await loadKey(values, context.warn);
   const spec: MacSpec = {
@@ -85,17 +93,16 @@ export async function tagCommand(argv: string[], context: Context): Promise<numb
     allowShortTags: false,
   };
   checkMacKey(algorithm, key, { allowShortKeys: spec.allowShortKeys });
-  const total = knownTotal(inputs);
-  const jobs = chooseJobs(values.jobs, paths.length, total);
+  const total = knownTotal(readable);
+  const jobs = chooseJobs(values.jobs, readable.length, total);
   const encoding: TagEncoding = values.base64 ? "base64" : "hex";
   const progress = new Progress(process.stderr, { total, enabled: !values["no-progress"] });
-  const list: Job[] = paths.map((path, index) => ({ index, path, spec }));
+  const list: Job[] = readable.map((input, index) => ({ index, path: input.path, spec }));
 
-  let status = EXIT_OK;
   try {
     await runJobs(list, { jobs, onBytes: (bytes) => progress.add(bytes) }, (outcome) => {
       progress.finish();
-      const name = paths[outcome.index];
+      const name = list[outcome.index].path;
       if (outcome.kind === "error") {
         context.warn(outcome.message);
         status = EXIT_USAGE;

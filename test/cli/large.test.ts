@@ -147,8 +147,8 @@ describe("keyed CLI on large inputs", { skip: skipUnlessBuilt }, () => {
   }, async () => {
     const file = join(dir, "5g");
     sparseFile(file, 5 * GiB, [[5 * GiB - 4, "end"]]);
-    const args = ["tag", "-a", "blake3", "--key-env", "KEYED_TEST_KEY", "--report-rss", file];
-    const result = await keyed(args, { env });
+    const args = ["tag", "-a", "blake3", "--key-env", "KEYED_TEST_KEY", file];
+    const result = await keyed(args, { env: { ...env, KEYED_REPORT_RSS: "1" } });
     rmSync(file);
     assert.equal(result.status, 0, result.stderr);
     assert.equal(parseTagLines(result.stdout)[0].name, file);
