@@ -9,6 +9,7 @@ import { assertBytes, type Bytes } from "../core/bytes.js";
 import { equalPrefix } from "../core/equal.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName } from "../core/mac.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { copyOut } from "../engine/hybrid.js";
 import { type NativeCrypto, nativeCrypto } from "../engine/native.js";
 import { useNative } from "../engine/select.js";
@@ -303,6 +304,8 @@ class ChaChaMacKernel implements MacKernel {
     this.key.fill(0);
   }
 }
+
+redactKeyMaterial(ChaChaMacKernel);
 
 function chachaMacAlgorithm(name: MacName, extended: boolean): MacAlgorithm {
   return {

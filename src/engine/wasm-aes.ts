@@ -8,6 +8,7 @@
  */
 import { copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 as AES_WASM } from "./wasm/generated/aes.js";
 import { type KernelExports, kernelLoader, type WasmKernels } from "./wasm.js";
 
@@ -187,3 +188,5 @@ export class WasmAesKey {
     this.uses = 1;
   }
 }
+
+redactKeyMaterial(WasmAesKey);

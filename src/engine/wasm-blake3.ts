@@ -8,6 +8,7 @@
  * transient state whose key is zeroed before they return.
  */
 import type { Bytes } from "../core/bytes.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 } from "./wasm/generated/blake3.js";
 import { type KernelExports, kernelLoader, type WasmKernels, wrappedLoader } from "./wasm.js";
 
@@ -185,6 +186,8 @@ export class WasmBlake3 {
     }
   }
 }
+
+redactKeyMaterial(WasmBlake3);
 
 const loadKernels = kernelLoader<Blake3Exports>(WASM_BASE64, BLAKE3_STATE_SIZE);
 /**

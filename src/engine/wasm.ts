@@ -10,6 +10,7 @@
  * in fixed-size slots managed here; a slot is zeroed when its key is destroyed or collected.
  */
 import { base64ToBytes } from "../core/bytes.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { FORCED_BACKEND } from "./native.js";
 import { WASM_BASE64 as HMAC_WASM } from "./wasm/generated/hmac.js";
 
@@ -94,6 +95,8 @@ export class WasmKernels<E extends KernelExports> {
     memory.fill(0, this.msg, this.msg + inputLength);
   }
 }
+
+redactKeyMaterial(WasmKernels);
 
 /** True when this runtime validates WebAssembly SIMD (a module using one v128 instruction). */
 export const wasmSimd: boolean = (() => {

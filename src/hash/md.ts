@@ -5,6 +5,7 @@
  */
 import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { assertDigestTarget, type HashState } from "./hash.js";
 
 /** 2^29: a byte count is split here so that its bit count (×8) never overflows 32 bits. */
@@ -163,6 +164,11 @@ export abstract class MerkleDamgard implements HashState {
     );
   }
 }
+
+redactKeyMaterial(MerkleDamgard, (h) => ({
+  hash: h.constructor.name,
+  outputLength: h.outputLength,
+}));
 
 /** words[0 .. count) = big-endian 32-bit words of block[offset ..]: the start of every schedule. */
 export function loadWordsBE(

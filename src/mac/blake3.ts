@@ -11,6 +11,7 @@ import {
   type MacOptions,
   PreparedMac,
 } from "../core/mac.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { type WasmBlake3, wasmBlake3 } from "../engine/wasm-blake3.js";
 import {
   Blake3,
@@ -80,6 +81,8 @@ class Blake3Kernel implements MacKernel {
   }
 }
 
+redactKeyMaterial(Blake3Kernel);
+
 /** A stream on the WebAssembly kernel: its chunk state and subtree stack live in a slot of its own. */
 class WasmBlake3Stream implements MacKernelState {
   private readonly wasm: WasmBlake3;
@@ -107,6 +110,8 @@ class WasmBlake3Stream implements MacKernelState {
     this.wasm.release(this.slot, this);
   }
 }
+
+redactKeyMaterial(WasmBlake3Stream);
 
 export const BLAKE3_ALGORITHM: MacAlgorithm = {
   name: "blake3",

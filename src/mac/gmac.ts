@@ -16,6 +16,7 @@ import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
 import { PreparedMac } from "../core/mac.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import {
   LazyNativeKey,
   type NativeCrypto,
@@ -120,6 +121,8 @@ export class BitslicedGmac implements GmacCore {
   }
 }
 
+redactKeyMaterial(BitslicedGmac);
+
 /** One stream's backend. */
 interface GmacStreamCore {
   /** Absorbs data[offset .. offset + length), a whole number of blocks. */
@@ -173,6 +176,8 @@ class GmacState implements MacKernelState {
     this.pending.fill(0);
   }
 }
+
+redactKeyMaterial(GmacState);
 
 const ZERO_STATE = new Int32Array(4);
 
@@ -264,6 +269,8 @@ export class WasmGmac implements GmacCore {
   }
 }
 
+redactKeyMaterial(WasmGmac);
+
 /** True when node:crypto should compute this tag: past the crossover, and a nonce it accepts. */
 function nativeFits(nonce: Bytes, length: number): boolean {
   return nonce.length <= NATIVE_MAX_NONCE && useNative("gmac", length);
@@ -321,6 +328,8 @@ export class GmacKernel implements MacKernel {
     this.core.wipe();
   }
 }
+
+redactKeyMaterial(GmacKernel);
 
 // --- hazmat and registry ------------------------------------------------------------------------
 

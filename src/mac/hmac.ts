@@ -18,6 +18,7 @@ import {
   type MacOptions,
   PreparedMac,
 } from "../core/mac.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { copyOut, hybridState } from "../engine/hybrid.js";
 import {
   FORCED_BACKEND,
@@ -273,6 +274,8 @@ export class HmacKernel implements MacKernel {
     this.padded?.innerDigest.fill(0);
   }
 }
+
+redactKeyMaterial(HmacKernel);
 
 interface PaddedKey extends NativePadBlocks {
   innerDigest: Uint8Array;

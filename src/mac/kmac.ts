@@ -9,6 +9,7 @@
 import { assertBytes, assertInteger, type Bytes, copyBytes } from "../core/bytes.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
 import { PreparedMac } from "../core/mac.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import {
   absorbInWasm,
   finishInWasm,
@@ -238,6 +239,8 @@ export class KmacKernel implements MacKernel {
     this.work?.wipe();
   }
 }
+
+redactKeyMaterial(KmacKernel);
 
 export interface KmacOptions {
   /** Customization string S. */

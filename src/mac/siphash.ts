@@ -20,6 +20,7 @@ import {
   type MacOptions,
   PreparedMac,
 } from "../core/mac.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { FORCED_BACKEND } from "../engine/native.js";
 import { WASM_BASE64 } from "../engine/wasm/generated/siphash.js";
 import {
@@ -238,6 +239,8 @@ class SipWasm {
   }
 }
 
+redactKeyMaterial(SipWasm);
+
 /**
  * The WebAssembly kernel, or undefined where it cannot serve (see engine/wasm.ts). One-call hashes
  * use it at every length: measured against the JavaScript kernel in one process on Node 20, it
@@ -398,6 +401,8 @@ export class SipHashKernel implements MacKernel {
   }
 }
 
+redactKeyMaterial(SipHashKernel);
+
 /**
  * Input length from which a stream moves into the WebAssembly kernel (at once under
  * KEYED_BACKEND=wasm): below it, copying the state in and out on each update costs more than the
@@ -511,6 +516,8 @@ class SipStream implements MacKernelState {
     this.pendingLength = 0;
   }
 }
+
+redactKeyMaterial(SipStream);
 
 function writeLe64(out: Uint8Array, o: number, high: number, low: number): void {
   for (let i = 0; i < 4; i++) {
