@@ -83,12 +83,17 @@ export class WasmAesKey {
     if (slot === this.scratch) this.wasm.bytes().fill(0, slot, slot + AES_SLOT_SIZE);
   }
 
-  /** The key's own slot, for state that spans calls (streams). */
+  /**
+   * The key's own slot, for state that spans calls (streams); hand it back with `release` too.
+   * When every slot is taken (MAX_LIVE_SLOTS), the scratch slot, expanded again for this use.
+   */
   own(): number {
     if (this.slot === 0) {
       const raw = this.rawKey();
-      this.slot = this.wasm.allocate(this);
-      this.expand(this.slot);
+      const slot = this.wasm.allocate(this);
+      if (slot === 0) return this.expand(this.scratch);
+      this.slot = slot;
+      this.expand(slot);
       raw.fill(0);
       this.raw = undefined;
     }

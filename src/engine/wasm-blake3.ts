@@ -76,9 +76,13 @@ export class WasmBlake3 {
     return this.view;
   }
 
-  /** A state holding 8 key words (undefined: the IV) and the mode flags, ready for a message. */
+  /**
+   * A state holding 8 key words (undefined: the IV) and the mode flags, ready for a message; 0
+   * when every slot is taken (MAX_LIVE_SLOTS).
+   */
   allocate(owner: object, key: Int32Array | undefined, flags: number): number {
     const slot = this.kernels.allocate(owner);
+    if (slot === 0) return 0;
     this.loadKey(slot, key, flags);
     this.exports.reset(slot);
     return slot;

@@ -178,6 +178,7 @@ export class WasmCmac implements CmacCore {
     key.loadState(x);
     key.feed(slot, data, offset, 16 * blocks, key.exports.cmac_update);
     key.saveState(x);
+    key.release(slot);
   }
 
   finish(x: CmacChain, data: Uint8Array, offset: number, count: number, out: Bytes): void {

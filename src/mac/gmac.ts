@@ -251,6 +251,7 @@ export class WasmGmac implements GmacCore {
         key.loadState(accumulator);
         this.absorb(slot, data, offset, length);
         key.saveState(accumulator);
+        key.release(slot);
       },
       finish: (tail, tailLength, messageLength, out, nonce) => {
         const slot = key.own();
@@ -259,6 +260,7 @@ export class WasmGmac implements GmacCore {
         key.loadState(accumulator);
         this.absorb(slot, tail, 0, tailLength);
         this.finishTag(slot, messageLength, out);
+        key.release(slot);
       },
       wipe: () => accumulator.fill(0),
     });

@@ -422,13 +422,15 @@ export class Poly1305State {
   /** `key` is 32 bytes: r ‖ s. */
   constructor(key: Uint8Array, offset = 0) {
     const wasm = poly1305Wasm();
-    if (wasm === undefined) {
+    // No module, or every slot taken (MAX_LIVE_SLOTS): the TypeScript kernel serves.
+    const slot = wasm === undefined ? 0 : wasm.kernels.allocate(this);
+    if (wasm === undefined || slot === 0) {
       this.js = new Poly1305Js(key, offset);
       return;
     }
     this.wasm = wasm;
-    this.slot = wasm.kernels.allocate(this);
-    wasm.loadKey(this.slot, key, offset);
+    this.slot = slot;
+    wasm.loadKey(slot, key, offset);
   }
 
   private check(): void {

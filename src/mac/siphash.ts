@@ -346,8 +346,9 @@ export class SipHashKernel implements MacKernel {
     const wide = this.outputLength === 16 ? 1 : 0;
     let key = this.slot;
     if (key === 0 && this.wasmCalls++ > 0) {
+      // 0 when every slot is taken (MAX_LIVE_SLOTS): the module's transient key serves.
       key = this.slot = wasm.kernels.allocate(this);
-      this.writeKey(wasm.words(), key);
+      if (key !== 0) this.writeKey(wasm.words(), key);
     }
     if (key !== 0) {
       wasm.hash(key, message, this.c, this.d, wide);
