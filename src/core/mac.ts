@@ -106,6 +106,8 @@ export interface MacKernelState {
   finish(out: Bytes, nonce?: Bytes): void;
   /** Overwrites the state with zeros. */
   wipe(): void;
+  /** A nonce drawn when the state started (its key setup needs it): `digest` puts this one in front. */
+  readonly nonce?: Bytes;
 }
 
 /** One prepared key of one algorithm. Its methods take checked arguments and never allocate. */
@@ -387,9 +389,10 @@ export class PreparedMac implements Mac {
     return this.destroyed;
   }
 
-  /** Fills the nonce with fresh random bytes and writes it to the front of `out`. */
-  private drawNonce(out: Bytes): void {
-    const nonce = fillNonce(this.nonce);
+  /** Fills the nonce with fresh random bytes (or `drawn`) and writes it to the front of `out`. */
+  private drawNonce(out: Bytes, drawn?: Bytes): void {
+    const nonce = drawn === undefined ? fillNonce(this.nonce) : this.nonce;
+    if (drawn !== undefined) this.nonce.set(drawn);
     for (let i = 0; i < nonce.length; i++) out[i] = nonce[i];
   }
 
@@ -421,7 +424,7 @@ export class PreparedMac implements Mac {
   /** @internal */
   finishInto(state: MacKernelState, out: Bytes): void {
     if (this.nonceLength > 0) {
-      this.drawNonce(out);
+      this.drawNonce(out, state.nonce);
       state.finish(this.scratch, this.nonce);
       this.truncateInto(out);
     } else if (this.kernel.outputLength === this.tagLength) {
