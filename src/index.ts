@@ -19,7 +19,7 @@ export {
 export { equal } from "./core/equal.js";
 export { KeyedError, type KeyedErrorCode } from "./core/errors.js";
 export { encodeFields, encodeFieldsTuple, type Field } from "./core/fields.js";
-export type { Mac, MacName, MacOptions, MacStream } from "./core/mac.js";
+export type { Mac, MacName, MacOptions, MacStream, MacVerifyingStream } from "./core/mac.js";
 export { randomBytes } from "./core/random.js";
 export { type HkdfHash, type HkdfOptions, hkdf } from "./kdf/hkdf.js";
 export { blake3Keyed, deriveKey } from "./mac/blake3.js";

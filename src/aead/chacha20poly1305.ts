@@ -9,10 +9,11 @@ import { assertBytes, type Bytes } from "../core/bytes.js";
 import { equalPrefix } from "../core/equal.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName } from "../core/mac.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { copyOut } from "../engine/hybrid.js";
 import { type NativeCrypto, nativeCrypto } from "../engine/native.js";
 import { useNative } from "../engine/select.js";
-import { poly1305Padded } from "../mac/poly1305.js";
+import { Poly1305State, poly1305Padded } from "../mac/poly1305.js";
 
 const TAG_LENGTH = 16;
 const ZERO12 = new Uint8Array(12);
@@ -225,9 +226,17 @@ export function xchacha20poly1305(key: Bytes, nonce: Bytes, aad?: Bytes): Aead {
 // --- the MACs: the AEAD tag with the message as associated data -----------------------------------
 
 /**
- * Kernel of chacha20-poly1305 and xchacha20-poly1305 as MACs. The one-time Poly1305 key depends on
- * the nonce, which a verifying stream learns only at the end, so streams keep the message until
- * then (use HMAC, GMAC or BLAKE3 to stream large inputs).
+ * `stream().verify(tag)` learns the nonce only from the tag, after the message, and the one-time
+ * Poly1305 key depends on it: such a stream keeps up to this many bytes to compute the tag then.
+ * Past it the message is dropped, and only the stream's own nonce (its digest) can be served.
+ * `verifyingStream(tag)` knows the nonce from the start and keeps nothing.
+ */
+export const VERIFY_BUFFER_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * Kernel of chacha20-poly1305 and xchacha20-poly1305 as MACs. A stream gets its nonce when it
+ * starts, so the one-time key is known and the message goes straight into Poly1305 (constant
+ * memory for any length); verifying streams also keep up to VERIFY_BUFFER_LIMIT bytes.
  */
 class ChaChaMacKernel implements MacKernel {
   readonly outputLength = TAG_LENGTH;
@@ -242,9 +251,8 @@ class ChaChaMacKernel implements MacKernel {
     this.extended = extended;
   }
 
-  compute(message: Bytes, out: Bytes, nonce?: Bytes): void {
-    if (nonce === undefined)
-      throw new KeyedError("BAD_INPUT", "the ChaCha20-Poly1305 MAC needs a nonce.");
+  /** Fills this.polyKey with the one-time key for `nonce` (RFC 8439 2.6; XChaCha: its subkey). */
+  private derivePolyKey(nonce: Bytes): Uint8Array {
     let key = this.key;
     let nonce12 = nonce;
     let subkey: Uint8Array | undefined;
@@ -252,7 +260,23 @@ class ChaChaMacKernel implements MacKernel {
       ({ subkey, nonce12 } = xchachaSubkey(key, nonce));
       key = subkey;
     }
+    this.stream.reset(key, nonce12, 0).keystream(this.polyKey, 32);
+    this.stream.wipe();
+    subkey?.fill(0);
+    return this.polyKey;
+  }
+
+  compute(message: Bytes, out: Bytes, nonce?: Bytes): void {
+    if (nonce === undefined)
+      throw new KeyedError("BAD_INPUT", "the ChaCha20-Poly1305 MAC needs a nonce.");
     if (nativeCrypto !== undefined && useNative("chacha20-poly1305", message.length)) {
+      let key = this.key;
+      let nonce12 = nonce;
+      let subkey: Uint8Array | undefined;
+      if (this.extended) {
+        ({ subkey, nonce12 } = xchachaSubkey(key, nonce));
+        key = subkey;
+      }
       // RFC 8439 2.8 with an empty plaintext, on node:crypto.
       // The raw key, not a KeyObject: creating one per message costs more than the MAC itself.
       const cipher = nativeCrypto.createCipheriv("chacha20-poly1305", key, nonce12, {
@@ -265,43 +289,110 @@ class ChaChaMacKernel implements MacKernel {
       return;
     }
     // One ChaCha20 and one Poly1305 key buffer per kernel, re-keyed per message: no allocation.
-    const polyKey = this.polyKey;
-    this.stream.reset(key, nonce12, 0).keystream(polyKey, 32);
-    this.stream.wipe();
+    const polyKey = this.derivePolyKey(nonce);
     aeadTag(polyKey, message, EMPTY, 0, out, 0);
     polyKey.fill(0);
-    subkey?.fill(0);
   }
 
-  start(): MacKernelState {
-    const chunks: Uint8Array[] = [];
-    let length = 0;
-    return {
-      update: (chunk) => {
-        chunks.push(new Uint8Array(chunk));
-        length += chunk.length;
-      },
-      finish: (out, nonce) => {
-        const message = new Uint8Array(length);
-        let offset = 0;
-        for (const c of chunks) {
-          message.set(c, offset);
-          offset += c.length;
-          c.fill(0);
-        }
-        this.compute(message, out, nonce);
-        message.fill(0);
-      },
-      wipe: () => {
-        for (const c of chunks) c.fill(0);
-        chunks.length = 0;
-      },
-    };
+  start(nonce?: Bytes): MacKernelState {
+    if (nonce === undefined)
+      throw new KeyedError("BAD_INPUT", "the ChaCha20-Poly1305 MAC needs a nonce.");
+    return new ChaChaMacStream(this, nonce);
+  }
+
+  /** @internal A Poly1305 state keyed for `nonce`, for ChaChaMacStream. */
+  poly1305For(nonce: Bytes): Poly1305State {
+    const polyKey = this.derivePolyKey(nonce);
+    const state = new Poly1305State(polyKey);
+    polyKey.fill(0);
+    return state;
   }
 
   wipe(): void {
     this.key.fill(0);
   }
+}
+
+redactKeyMaterial(ChaChaMacKernel);
+
+/**
+ * One stream: Poly1305 over AD ‖ pad16 ‖ le64(|AD|) ‖ le64(0) (RFC 8439 2.8, empty ciphertext)
+ * under the nonce the stream started with (drawn for a tag, or read from the tag of a
+ * verifyingStream).
+ */
+class ChaChaMacStream implements MacKernelState {
+  readonly nonce: Uint8Array;
+  private readonly kernel: ChaChaMacKernel;
+  private readonly poly: Poly1305State;
+  private length = 0;
+  /** The message so far, for a verify under another nonce; undefined past the limit. */
+  private chunks: Uint8Array[] | undefined = [];
+
+  constructor(kernel: ChaChaMacKernel, nonce: Bytes) {
+    this.kernel = kernel;
+    this.nonce = new Uint8Array(nonce);
+    this.poly = kernel.poly1305For(this.nonce);
+  }
+
+  update(chunk: Bytes): void {
+    this.poly.update(chunk);
+    this.length += chunk.length;
+    if (this.chunks === undefined) return;
+    if (this.length > VERIFY_BUFFER_LIMIT) this.dropChunks();
+    else this.chunks.push(new Uint8Array(chunk));
+  }
+
+  finish(out: Bytes, nonce?: Bytes): void {
+    if (nonce === undefined || equalBytes(nonce, this.nonce)) {
+      const lengths = LENGTHS;
+      writeLe64(lengths, 0, this.length);
+      writeLe64(lengths, 8, 0);
+      this.poly.padToBlock().update(lengths);
+      this.poly.finish(out);
+      return;
+    }
+    // Verifying a tag made under another nonce: its one-time key applies to the whole message.
+    this.poly.wipe();
+    const chunks = this.chunks;
+    if (chunks === undefined) {
+      throw new KeyedError(
+        "LENGTH",
+        `a ${this.nonce.length === 24 ? "xchacha20" : "chacha20"}-poly1305 stream keeps at most ` +
+          `${VERIFY_BUFFER_LIMIT} bytes to verify: the one-time key depends on the nonce at the ` +
+          "front of the tag, known only at the end. Give the tag first, with " +
+          "mac.verifyingStream(tag), which streams any length in constant memory.",
+      );
+    }
+    const message = new Uint8Array(this.length);
+    let offset = 0;
+    for (const c of chunks) {
+      message.set(c, offset);
+      offset += c.length;
+    }
+    this.dropChunks();
+    this.kernel.compute(message, out, nonce);
+    message.fill(0);
+  }
+
+  wipe(): void {
+    this.poly.wipe();
+    this.dropChunks();
+    this.nonce.fill(0);
+  }
+
+  private dropChunks(): void {
+    for (const c of this.chunks ?? []) c.fill(0);
+    this.chunks = undefined;
+  }
+}
+
+redactKeyMaterial(ChaChaMacStream);
+
+/** True when a and b hold the same bytes (public nonces: no constant time needed). */
+function equalBytes(a: Bytes, b: Bytes): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function chachaMacAlgorithm(name: MacName, extended: boolean): MacAlgorithm {

@@ -19,6 +19,7 @@
  */
 import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { WasmAesKey, wasmAes } from "../engine/wasm-aes.js";
 
 /** A block in sliced form: eight 16-bit slices (in the low bits of 32-bit integers). */
@@ -399,6 +400,8 @@ export class BitslicedAes {
   }
 }
 
+redactKeyMaterial(BitslicedAes);
+
 /**
  * An AES key (FIPS 197) for block encryption, its schedule expanded once: in WebAssembly where
  * available, else in the bitsliced JavaScript kernel above. Both are constant time.
@@ -436,6 +439,8 @@ export class AesKey {
     this.js?.wipe();
   }
 }
+
+redactKeyMaterial(AesKey);
 
 /** One AES block encryption under `key` (16, 24 or 32 bytes). For repeated use keep an AesKey. */
 export function aesEncryptBlock(key: Bytes, block: Bytes): Bytes {

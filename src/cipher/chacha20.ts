@@ -6,6 +6,7 @@
  */
 import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { FORCED_BACKEND } from "../engine/native.js";
 import { WASM_BASE64 } from "../engine/wasm/generated/chacha20.js";
 import {
@@ -237,6 +238,8 @@ class ChaChaWasm {
   }
 }
 
+redactKeyMaterial(ChaChaWasm);
+
 const loadChaChaWasm = wrappedLoader(wasmChaCha20, (kernels) => new ChaChaWasm(kernels));
 
 /**
@@ -362,6 +365,8 @@ export class ChaCha20 {
     this.bytes.fill(0);
   }
 }
+
+redactKeyMaterial(ChaCha20);
 
 /**
  * HChaCha20 (draft-irtf-cfrg-xchacha-03 section 2.2): a 32-byte subkey from a key and the first 16

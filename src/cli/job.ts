@@ -4,7 +4,11 @@
  * stays flat whatever the file's size. Runs on the main thread or in a worker (worker.ts).
  */
 import { open } from "node:fs/promises";
-import { type MacName, type MacOptions, type MacStream, mac } from "../index.js";
+import { type MacName, type MacOptions, mac } from "../index.js";
+
+/** Where file bytes go: a tagging or a verifying stream. */
+type Sink = { update(chunk: Uint8Array): unknown };
+
 import { describeFileError } from "./errors.js";
 
 /** Bytes read per call: large enough to amortize the read, small enough to stay flat in memory. */
@@ -59,7 +63,7 @@ export function newReadBuffers(): ReadBuffers {
  */
 async function feedFile(
   path: string,
-  stream: MacStream,
+  stream: Sink,
   buffers: ReadBuffers,
   onBytes: (bytes: number) => void,
 ): Promise<void> {
@@ -85,12 +89,23 @@ async function feedFile(
   }
 }
 
-async function feedStdin(stream: MacStream, onBytes: (bytes: number) => void): Promise<void> {
+async function feedStdin(stream: Sink, onBytes: (bytes: number) => void): Promise<void> {
   for await (const chunk of process.stdin) {
     const bytes = chunk as Buffer;
     stream.update(bytes);
     onBytes(bytes.length);
   }
+}
+
+function feed(
+  job: Job,
+  stream: Sink,
+  buffers: ReadBuffers,
+  onBytes: (bytes: number) => void,
+): Promise<void> {
+  return job.path === "-"
+    ? feedStdin(stream, onBytes)
+    : feedFile(job.path, stream, buffers, onBytes);
 }
 
 /**
@@ -104,12 +119,15 @@ export async function runJob(
 ): Promise<Outcome> {
   const prepared = mac(job.spec.algorithm, job.spec.key, macOptions(job.spec));
   try {
-    const stream = prepared.stream();
-    if (job.path === "-") await feedStdin(stream, onBytes);
-    else await feedFile(job.path, stream, buffers, onBytes);
+    // The tag is known before the file: a verifying stream keeps constant memory for every
+    // algorithm, the ChaCha20-Poly1305 MACs included (their key setup needs the tag's nonce).
     if (job.expected !== undefined) {
-      return { index: job.index, kind: "verify", ok: stream.verify(job.expected) };
+      const checking = prepared.verifyingStream(job.expected);
+      await feed(job, checking, buffers, onBytes);
+      return { index: job.index, kind: "verify", ok: checking.verify() };
     }
+    const stream = prepared.stream();
+    await feed(job, stream, buffers, onBytes);
     return { index: job.index, kind: "tag", tag: stream.digest() };
   } catch (error) {
     const missing = (error as { code?: unknown }).code === "ENOENT";

@@ -74,6 +74,12 @@ export interface Mac {
   verify(message: Bytes, tag: Bytes): boolean;
   /** Incremental input. */
   stream(): MacStream;
+  /**
+   * Incremental input checked against a tag known before the message (a sum file, a header).
+   * Every algorithm then streams in constant memory, the nonce MACs too (their key setup needs the
+   * nonce at the front of the tag). Throws TAG_LENGTH as `verify` does for unverifiable lengths.
+   */
+  verifyingStream(tag: Bytes): MacVerifyingStream;
   /** Overwrites the key-derived state with zeros; any later call throws DESTROYED. */
   destroy(): void;
   /**
@@ -84,6 +90,13 @@ export interface Mac {
   tagFields(purpose: string, fields: readonly Field[], out?: Bytes): Bytes;
   /** `verify` for `tagFields`. */
   verifyFields(purpose: string, fields: readonly Field[], tag: Bytes): boolean;
+}
+
+/** A stream from `Mac.verifyingStream(tag)`: `verify()` checks the tag given at the start. */
+export interface MacVerifyingStream {
+  update(chunk: Bytes): this;
+  /** Constant-time check against the tag given to `verifyingStream`; the stream is then finished. */
+  verify(): boolean;
 }
 
 export interface MacStream {
@@ -113,7 +126,13 @@ export interface MacKernel {
   /** Bytes `compute` and `finish` write: the full tag (or KMAC's configured L). */
   readonly outputLength: number;
   compute(message: Bytes, out: Bytes, nonce?: Bytes): void;
-  start(): MacKernelState;
+  /**
+   * A new incremental computation. Algorithms with a `nonceLength` get the nonce the stream will
+   * most likely finish with (drawn for a tagging stream, read from the tag for `verifyingStream`):
+   * a kernel whose key setup needs it (ChaCha20-Poly1305's one-time key) can then stream in
+   * constant memory.
+   */
+  start(nonce?: Bytes): MacKernelState;
   wipe(): void;
 }
 
@@ -383,7 +402,19 @@ export class PreparedMac implements Mac {
 
   stream(): MacStream {
     this.begin();
-    return new PreparedMacStream(this, this.kernel.start());
+    if (this.nonceLength === 0) return new PreparedMacStream(this, this.kernel.start());
+    // Drawn now for the kernel's key setup, counted only if the stream makes a tag (finishInto).
+    const nonce = fillNonce(new Uint8Array(this.nonceLength));
+    return new PreparedMacStream(this, this.kernel.start(nonce), nonce);
+  }
+
+  verifyingStream(tag: Bytes): MacVerifyingStream {
+    assertBytes(tag, "tag");
+    this.checkVerifiable();
+    this.begin();
+    const expected = copyBytes(tag);
+    const nonce = this.nonceLength === 0 ? undefined : copyBytes(this.readNonce(expected)!);
+    return new PreparedMacStream(this, this.kernel.start(nonce), nonce, expected);
   }
 
   destroy(): void {
@@ -407,11 +438,8 @@ export class PreparedMac implements Mac {
     this.nonceUses = count;
   }
 
-  /**
-   * Counts one random-nonce tag against the limit (NONCE_LIMIT past it), then fills the nonce with
-   * fresh random bytes and writes it to the front of `out`.
-   */
-  private drawNonce(out: Bytes): void {
+  /** Counts one random-nonce tag against the limit; NONCE_LIMIT past it. */
+  private countNonce(): void {
     if (this.nonceUses >= this.nonceLimit) {
       throw new KeyedError(
         "NONCE_LIMIT",
@@ -420,6 +448,14 @@ export class PreparedMac implements Mac {
       );
     }
     this.nonceUses++;
+  }
+
+  /**
+   * Counts a tag (countNonce), then writes a fresh random nonce to the front of `out`, drawn now
+   * (never ahead: a cloned or snapshotted process must not repeat them).
+   */
+  private drawNonce(out: Bytes): void {
+    this.countNonce();
     const nonce = fillNonce(this.nonce);
     for (let i = 0; i < nonce.length; i++) out[i] = nonce[i];
   }
@@ -449,11 +485,12 @@ export class PreparedMac implements Mac {
     return ok;
   }
 
-  /** @internal */
-  finishInto(state: MacKernelState, out: Bytes): void {
-    if (this.nonceLength > 0) {
-      this.drawNonce(out);
-      state.finish(this.scratch, this.nonce);
+  /** @internal `nonce`: the one the stream started with (nonce MACs). */
+  finishInto(state: MacKernelState, out: Bytes, nonce: Bytes | undefined): void {
+    if (nonce !== undefined) {
+      this.countNonce();
+      for (let i = 0; i < nonce.length; i++) out[i] = nonce[i];
+      state.finish(this.scratch, nonce);
       this.truncateInto(out);
     } else if (this.kernel.outputLength === this.tagLength) {
       state.finish(out);
@@ -473,14 +510,20 @@ export class PreparedMac implements Mac {
 
 redactKeyMaterial(PreparedMac, (m) => ({ algorithm: m.algorithm, tagLength: m.tagLength }));
 
-class PreparedMacStream implements MacStream {
+class PreparedMacStream implements MacStream, MacVerifyingStream {
   private readonly owner: PreparedMac;
   private readonly state: MacKernelState;
+  /** Nonce MACs: the nonce this stream started with (wiped with the stream). */
+  private readonly nonce: Bytes | undefined;
+  /** A verifying stream's copy of the tag it checks. */
+  private readonly expected: Bytes | undefined;
   private finished = false;
 
-  constructor(owner: PreparedMac, state: MacKernelState) {
+  constructor(owner: PreparedMac, state: MacKernelState, nonce?: Bytes, expected?: Bytes) {
     this.owner = owner;
     this.state = state;
+    this.nonce = nonce;
+    this.expected = expected;
   }
 
   private check(): void {
@@ -507,22 +550,34 @@ class PreparedMacStream implements MacStream {
     this.check();
     if (out === undefined) out = new Uint8Array(this.owner.tagLength);
     else checkOut(out, this.owner.tagLength);
+    if (this.expected !== undefined) {
+      throw new KeyedError("BAD_INPUT", "a verifyingStream() only verifies; use stream() to tag.");
+    }
     this.finished = true;
     try {
-      this.owner.finishInto(this.state, out);
+      this.owner.finishInto(this.state, out, this.nonce);
     } finally {
-      this.state.wipe();
+      this.wipe();
     }
     return out;
   }
 
-  verify(tag: Bytes): boolean {
+  verify(tag?: Bytes): boolean {
     this.check();
+    if (this.expected !== undefined && tag === undefined) tag = this.expected;
     assertBytes(tag, "tag");
     this.finished = true;
-    const ok = this.owner.finishAndCompare(this.state, tag);
+    try {
+      return this.owner.finishAndCompare(this.state, tag);
+    } finally {
+      this.wipe();
+    }
+  }
+
+  private wipe(): void {
     this.state.wipe();
-    return ok;
+    this.nonce?.fill(0);
+    this.expected?.fill(0);
   }
 }
 

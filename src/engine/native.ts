@@ -5,6 +5,7 @@
  */
 
 import { copyBytes } from "../core/bytes.js";
+import { redactKeyMaterial } from "../core/redact.js";
 
 /** The parts of node:crypto keyed uses. */
 export interface NativeCrypto {
@@ -104,3 +105,5 @@ export class LazyNativeKey {
     this.key = undefined;
   }
 }
+
+redactKeyMaterial(LazyNativeKey);

@@ -8,6 +8,7 @@
  */
 import { copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 as AES_WASM } from "./wasm/generated/aes.js";
 import { type KernelExports, kernelLoader, type WasmKernels } from "./wasm.js";
 
@@ -82,12 +83,17 @@ export class WasmAesKey {
     if (slot === this.scratch) this.wasm.bytes().fill(0, slot, slot + AES_SLOT_SIZE);
   }
 
-  /** The key's own slot, for state that spans calls (streams). */
+  /**
+   * The key's own slot, for state that spans calls (streams); hand it back with `release` too.
+   * When every slot is taken (MAX_LIVE_SLOTS), the scratch slot, expanded again for this use.
+   */
   own(): number {
     if (this.slot === 0) {
       const raw = this.rawKey();
-      this.slot = this.wasm.allocate(this);
-      this.expand(this.slot);
+      const slot = this.wasm.allocate(this);
+      if (slot === 0) return this.expand(this.scratch);
+      this.slot = slot;
+      this.expand(slot);
       raw.fill(0);
       this.raw = undefined;
     }
@@ -187,3 +193,5 @@ export class WasmAesKey {
     this.uses = 1;
   }
 }
+
+redactKeyMaterial(WasmAesKey);

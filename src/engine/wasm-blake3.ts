@@ -8,6 +8,7 @@
  * transient state whose key is zeroed before they return.
  */
 import type { Bytes } from "../core/bytes.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 } from "./wasm/generated/blake3.js";
 import { type KernelExports, kernelLoader, type WasmKernels, wrappedLoader } from "./wasm.js";
 
@@ -75,9 +76,13 @@ export class WasmBlake3 {
     return this.view;
   }
 
-  /** A state holding 8 key words (undefined: the IV) and the mode flags, ready for a message. */
+  /**
+   * A state holding 8 key words (undefined: the IV) and the mode flags, ready for a message; 0
+   * when every slot is taken (MAX_LIVE_SLOTS).
+   */
   allocate(owner: object, key: Int32Array | undefined, flags: number): number {
     const slot = this.kernels.allocate(owner);
+    if (slot === 0) return 0;
     this.loadKey(slot, key, flags);
     this.exports.reset(slot);
     return slot;
@@ -185,6 +190,8 @@ export class WasmBlake3 {
     }
   }
 }
+
+redactKeyMaterial(WasmBlake3);
 
 const loadKernels = kernelLoader<Blake3Exports>(WASM_BASE64, BLAKE3_STATE_SIZE);
 /**

@@ -10,8 +10,18 @@
  * in fixed-size slots managed here; a slot is zeroed when its key is destroyed or collected.
  */
 import { base64ToBytes } from "../core/bytes.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { FORCED_BACKEND } from "./native.js";
 import { WASM_BASE64 as HMAC_WASM } from "./wasm/generated/hmac.js";
+
+/**
+ * Live key slots per module, at most. FinalizationRegistry frees the slots of keys dropped without
+ * destroy(), but never inside a synchronous loop, and WebAssembly memory never shrinks: without a
+ * cap, 300,000 dropped BLAKE3 keys left 576 MB behind. Past the cap a key takes a kernel without a
+ * slot of its own (the module's transient state, or TypeScript), whose memory the GC reclaims.
+ * 4,096 slots are 7.5 MiB for BLAKE3 (1,920 bytes each), 512 KiB for HMAC.
+ */
+export const MAX_LIVE_SLOTS = 4096;
 
 /** The exports every kernel module has. */
 export interface KernelExports {
@@ -32,6 +42,10 @@ export class WasmKernels<E extends KernelExports> {
   readonly slotSize: number;
   private nextSlot: number;
   private readonly free: number[] = [];
+  /** Slots handed out and not yet released. */
+  private live = 0;
+  /** At most this many live slots (see MAX_LIVE_SLOTS); tests may lower it. */
+  maxLive = MAX_LIVE_SLOTS;
   private view: Uint8Array;
   private wordView: Int32Array;
   private readonly registry = new FinalizationRegistry<number>((slot) => this.release(slot));
@@ -65,8 +79,13 @@ export class WasmKernels<E extends KernelExports> {
     return this.wordView;
   }
 
-  /** A zeroed key slot, released (and zeroed) when `owner` is collected unless freed first. */
+  /**
+   * A zeroed key slot, released (and zeroed) when `owner` is collected unless freed first; or 0
+   * when `maxLive` slots are live, and the caller takes a kernel that needs none.
+   */
   allocate(owner: object): number {
+    if (this.live >= this.maxLive) return 0;
+    this.live++;
     let slot = this.free.pop();
     if (slot === undefined) {
       slot = this.nextSlot;
@@ -83,6 +102,7 @@ export class WasmKernels<E extends KernelExports> {
     this.bytes().fill(0, slot, slot + this.slotSize);
     if (owner !== undefined) this.registry.unregister(owner);
     this.free.push(slot);
+    this.live--;
   }
 
   /** Copies `length` result bytes from OUT into `out`, then zeroes OUT and the first `inputLength` bytes of MSG. */
@@ -94,6 +114,8 @@ export class WasmKernels<E extends KernelExports> {
     memory.fill(0, this.msg, this.msg + inputLength);
   }
 }
+
+redactKeyMaterial(WasmKernels);
 
 /** True when this runtime validates WebAssembly SIMD (a module using one v128 instruction). */
 export const wasmSimd: boolean = (() => {

@@ -10,6 +10,7 @@
  */
 import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { wasmBlake3 } from "../engine/wasm-blake3.js";
 
 const IV = Int32Array.from([
@@ -375,6 +376,8 @@ export class Blake3 {
     this.finished = true;
   }
 }
+
+redactKeyMaterial(Blake3);
 
 /** The 8 little-endian words of a 32-byte key. */
 export function keyWords(key: Uint8Array): Int32Array {

@@ -10,6 +10,7 @@
 import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { leftEncode, rightEncode } from "../core/fields.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { absorbWords, permuteWords, wasmKeccak } from "../engine/wasm-keccak.js";
 import { assertDigestTarget, type HashFunction, type HashState } from "./hash.js";
 
@@ -271,6 +272,8 @@ export class Keccak implements HashState {
     this.squeezing = true;
   }
 }
+
+redactKeyMaterial(Keccak);
 
 function sha3(name: string, outputLength: number): HashFunction<Keccak> {
   const rate = 200 - 2 * outputLength;

@@ -5,6 +5,7 @@
  */
 import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { assertDigestTarget, type HashState } from "./hash.js";
 
 /** 2^29: a byte count is split here so that its bit count (×8) never overflows 32 bits. */
@@ -18,6 +19,8 @@ export abstract class MerkleDamgard implements HashState {
   private readonly initial: Int32Array;
   private readonly buffer: Uint8Array;
   private readonly lengthFieldBytes: number;
+  /** The subclass's module-level message schedule, shared by every instance. */
+  private readonly scratch: Int32Array;
   private bufferLength = 0;
   /** Total bytes absorbed. A double holds it exactly to 2^53, far past any real input. */
   private length = 0;
@@ -28,6 +31,7 @@ export abstract class MerkleDamgard implements HashState {
     outputLength: number,
     lengthFieldBytes: number,
     initial: Int32Array,
+    scratch: Int32Array,
   ) {
     this.blockLength = blockLength;
     this.outputLength = outputLength;
@@ -35,6 +39,7 @@ export abstract class MerkleDamgard implements HashState {
     this.initial = initial;
     this.state = initial.slice();
     this.buffer = new Uint8Array(blockLength);
+    this.scratch = scratch;
   }
 
   /** Absorbs one block from `block[offset .. offset + blockLength)`. */
@@ -62,7 +67,11 @@ export abstract class MerkleDamgard implements HashState {
     // Whole blocks straight from the caller's bytes.
     for (; length - pos >= blockLength; pos += blockLength) this.compress(data, pos);
     while (pos < length) buffer[fill++] = data[pos++];
+    // Input that only topped up the pending block compressed nothing: no schedule to clear.
+    const compressed = fill !== this.bufferLength + length;
     this.bufferLength = fill;
+    // The input may be secret (an HMAC key, its pad blocks): the shared schedule must not keep it.
+    if (compressed) this.wipeScratch();
     return this;
   }
 
@@ -87,6 +96,7 @@ export abstract class MerkleDamgard implements HashState {
     writeUint32BE(buffer, blockLength - 8, high);
     writeUint32BE(buffer, blockLength - 4, low);
     this.compress(buffer, 0);
+    this.wipeScratch();
     const state = this.state;
     for (let i = 0; i < this.outputLength; i++) {
       out[offset + i] = state[i >> 2] >>> (24 - 8 * (i & 3));
@@ -124,8 +134,19 @@ export abstract class MerkleDamgard implements HashState {
     return this.state;
   }
 
-  /** Clears scratch space shared between instances (the message schedule). */
-  protected wipeScratch(): void {}
+  /**
+   * Clears scratch space shared between instances (the message schedule). Called after every
+   * compression run, as noble's `roundClean`: a later hash, or destroy(), never leaves the last
+   * input's words behind in module-level memory.
+   */
+  private wipeScratch(): void {
+    this.scratch.fill(0);
+  }
+
+  /** @internal The shared message schedule, for tests that scan it. */
+  sharedScratch(): Int32Array {
+    return this.scratch;
+  }
 
   wipe(): void {
     this.wipeScratch();
@@ -143,6 +164,11 @@ export abstract class MerkleDamgard implements HashState {
     );
   }
 }
+
+redactKeyMaterial(MerkleDamgard, (h) => ({
+  hash: h.constructor.name,
+  outputLength: h.outputLength,
+}));
 
 /** words[0 .. count) = big-endian 32-bit words of block[offset ..]: the start of every schedule. */
 export function loadWordsBE(

@@ -64,13 +64,10 @@ function compress1(state: Int32Array, block: Uint8Array, offset: number): void {
 
 export class Sha1 extends MerkleDamgard {
   constructor() {
-    super(64, 20, 8, IV);
+    super(64, 20, 8, IV, W);
   }
   protected compress(block: Uint8Array, offset: number): void {
     compress1(this.state, block, offset);
-  }
-  protected override wipeScratch(): void {
-    W.fill(0);
   }
 }
 

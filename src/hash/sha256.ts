@@ -75,13 +75,10 @@ function compress256(state: Int32Array, block: Uint8Array, offset: number): void
 
 export class Sha256 extends MerkleDamgard {
   constructor(outputLength = 32, iv: Int32Array = IV256) {
-    super(64, outputLength, 8, iv);
+    super(64, outputLength, 8, iv, W);
   }
   protected compress(block: Uint8Array, offset: number): void {
     compress256(this.state, block, offset);
-  }
-  protected override wipeScratch(): void {
-    W.fill(0);
   }
 }
 

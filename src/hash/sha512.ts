@@ -142,13 +142,10 @@ function add64(state: Int32Array, i: number, high: number, low: number): void {
 
 export class Sha512 extends MerkleDamgard {
   constructor(outputLength = 64, iv: Int32Array = IV512) {
-    super(128, outputLength, 16, iv);
+    super(128, outputLength, 16, iv, W);
   }
   protected compress(block: Uint8Array, offset: number): void {
     compress512(this.state, block, offset);
-  }
-  protected override wipeScratch(): void {
-    W.fill(0);
   }
 }
 export class Sha384 extends Sha512 {

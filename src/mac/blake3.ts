@@ -11,6 +11,7 @@ import {
   type MacOptions,
   PreparedMac,
 } from "../core/mac.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { type WasmBlake3, wasmBlake3 } from "../engine/wasm-blake3.js";
 import {
   Blake3,
@@ -52,10 +53,13 @@ class Blake3Kernel implements MacKernel {
       const work = (this.js ??= new Blake3(this.key, KEYED_HASH)).reset();
       work.absorb(message, 0, message.length);
       work.finishInto(out, 0, this.outputLength);
-    } else if (this.messages++ === 0) {
+    } else if (
+      this.messages++ === 0 ||
+      (this.slot = wasm.allocate(this, this.key, KEYED_HASH)) === 0
+    ) {
+      // The first message, or every message once the module's slots are all taken.
       wasm.oneShotInto(this.key, KEYED_HASH, message, out, this.outputLength);
     } else {
-      this.slot = wasm.allocate(this, this.key, KEYED_HASH);
       this.wasm = wasm;
       wasm.hashInto(this.slot, message, out, this.outputLength);
     }
@@ -63,7 +67,11 @@ class Blake3Kernel implements MacKernel {
 
   start(): MacKernelState {
     const wasm = wasmBlake3();
-    if (wasm !== undefined) return new WasmBlake3Stream(wasm, this.key, this.outputLength);
+    if (wasm !== undefined) {
+      const stream = new WasmBlake3Stream(wasm, this.key, this.outputLength);
+      // Every slot taken (MAX_LIVE_SLOTS): the TypeScript kernel serves this stream.
+      if (stream.slot !== 0) return stream;
+    }
     const state = new Blake3(this.key, KEYED_HASH);
     return {
       update: (chunk) => state.absorb(chunk, 0, chunk.length),
@@ -80,17 +88,22 @@ class Blake3Kernel implements MacKernel {
   }
 }
 
+redactKeyMaterial(Blake3Kernel);
+
 /** A stream on the WebAssembly kernel: its chunk state and subtree stack live in a slot of its own. */
 class WasmBlake3Stream implements MacKernelState {
   private readonly wasm: WasmBlake3;
-  private readonly slot: number;
   private readonly outputLength: number;
-  private live = true;
+  private live: boolean;
+
+  /** 0 when the module had no free slot: the caller then takes the TypeScript kernel. */
+  readonly slot: number;
 
   constructor(wasm: WasmBlake3, key: Int32Array, outputLength: number) {
     this.wasm = wasm;
     this.outputLength = outputLength;
     this.slot = wasm.allocate(this, key, KEYED_HASH);
+    this.live = this.slot !== 0;
   }
 
   update(chunk: Bytes): void {
@@ -107,6 +120,8 @@ class WasmBlake3Stream implements MacKernelState {
     this.wasm.release(this.slot, this);
   }
 }
+
+redactKeyMaterial(WasmBlake3Stream);
 
 export const BLAKE3_ALGORITHM: MacAlgorithm = {
   name: "blake3",

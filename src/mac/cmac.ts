@@ -25,6 +25,7 @@ import {
   type MacOptions,
   PreparedMac,
 } from "../core/mac.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { hybridState, type NativeSink } from "../engine/hybrid.js";
 import {
   LazyNativeKey,
@@ -133,6 +134,8 @@ export class BitslicedCmac implements CmacCore {
   }
 }
 
+redactKeyMaterial(BitslicedCmac);
+
 function xorPacked(x: PackedBlock, y: PackedBlock): void {
   for (let j = 0; j < 8; j++) x[j] ^= y[j];
 }
@@ -175,6 +178,7 @@ export class WasmCmac implements CmacCore {
     key.loadState(x);
     key.feed(slot, data, offset, 16 * blocks, key.exports.cmac_update);
     key.saveState(x);
+    key.release(slot);
   }
 
   finish(x: CmacChain, data: Uint8Array, offset: number, count: number, out: Bytes): void {
@@ -201,6 +205,8 @@ export class WasmCmac implements CmacCore {
     this.key.wipe();
   }
 }
+
+redactKeyMaterial(WasmCmac);
 
 /** CMAC under one AES key: WebAssembly where available, node:crypto on long messages. */
 export class CmacKernel implements MacKernel {
@@ -331,6 +337,8 @@ export class CmacKernel implements MacKernel {
   }
 }
 
+redactKeyMaterial(CmacKernel);
+
 /** @internal Incremental CMAC: up to 16 bytes are held back, since the last block is treated apart. */
 export class CmacState implements MacKernelState {
   private readonly core: CmacCore;
@@ -376,6 +384,8 @@ export class CmacState implements MacKernelState {
     this.pending.fill(0);
   }
 }
+
+redactKeyMaterial(CmacState);
 
 // --- AES-CMAC-PRF-128 (RFC 4615) ----------------------------------------------------------------
 

@@ -12,6 +12,7 @@
  * folds the low half into the high half with right shifts finish the multiplication.
  */
 import type { Bytes } from "../core/bytes.js";
+import { redactKeyMaterial } from "../core/redact.js";
 
 /** Low 32 bits of the carry-less product of x and y. */
 function bmul32(x: number, y: number): number {
@@ -195,6 +196,8 @@ export class Ghash {
     this.acc.fill(0);
   }
 }
+
+redactKeyMaterial(Ghash);
 
 function karatsubaOperandsInto(
   y0: number,

@@ -16,6 +16,7 @@ import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
 import { PreparedMac } from "../core/mac.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import {
   LazyNativeKey,
   type NativeCrypto,
@@ -120,6 +121,8 @@ export class BitslicedGmac implements GmacCore {
   }
 }
 
+redactKeyMaterial(BitslicedGmac);
+
 /** One stream's backend. */
 interface GmacStreamCore {
   /** Absorbs data[offset .. offset + length), a whole number of blocks. */
@@ -173,6 +176,8 @@ class GmacState implements MacKernelState {
     this.pending.fill(0);
   }
 }
+
+redactKeyMaterial(GmacState);
 
 const ZERO_STATE = new Int32Array(4);
 
@@ -246,6 +251,7 @@ export class WasmGmac implements GmacCore {
         key.loadState(accumulator);
         this.absorb(slot, data, offset, length);
         key.saveState(accumulator);
+        key.release(slot);
       },
       finish: (tail, tailLength, messageLength, out, nonce) => {
         const slot = key.own();
@@ -254,6 +260,7 @@ export class WasmGmac implements GmacCore {
         key.loadState(accumulator);
         this.absorb(slot, tail, 0, tailLength);
         this.finishTag(slot, messageLength, out);
+        key.release(slot);
       },
       wipe: () => accumulator.fill(0),
     });
@@ -263,6 +270,8 @@ export class WasmGmac implements GmacCore {
     this.key.wipe();
   }
 }
+
+redactKeyMaterial(WasmGmac);
 
 /** True when node:crypto should compute this tag: past the crossover, and a nonce it accepts. */
 function nativeFits(nonce: Bytes, length: number): boolean {
@@ -321,6 +330,8 @@ export class GmacKernel implements MacKernel {
     this.core.wipe();
   }
 }
+
+redactKeyMaterial(GmacKernel);
 
 // --- hazmat and registry ------------------------------------------------------------------------
 

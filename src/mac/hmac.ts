@@ -18,6 +18,7 @@ import {
   type MacOptions,
   PreparedMac,
 } from "../core/mac.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { copyOut, hybridState } from "../engine/hybrid.js";
 import {
   FORCED_BACKEND,
@@ -55,6 +56,8 @@ export class HmacKernel implements MacKernel {
   /** The WebAssembly kernels and this key's slot in their memory, for inputs below the crossover. */
   private wasm: WasmHmac | undefined;
   private slot = 0;
+  /** Set when the module had no free slot (MAX_LIVE_SLOTS): the TypeScript kernel serves. */
+  private slotless = false;
   private readonly wasmKind: number;
   /** The hash states after the pad blocks, made on first need (see `prepared`). */
   private states: PreparedStates | undefined;
@@ -81,11 +84,18 @@ export class HmacKernel implements MacKernel {
    * `mac(…).tag(…)` is cheaper without setting up a key slot (on Node it goes to node:crypto).
    */
   private wasmReady(): WasmHmac | undefined {
-    if (this.wasm !== undefined || this.wasmKind === 0) return this.wasm;
+    if (this.wasm !== undefined || this.wasmKind === 0 || this.slotless) return this.wasm;
     if (this.uses <= 1 && FORCED_BACKEND !== "wasm") return undefined;
-    this.wasm = wasmHmac();
-    if (this.wasm !== undefined) this.loadSlot(this.wasm);
-    return this.wasm;
+    const wasm = wasmHmac();
+    if (wasm === undefined) return undefined;
+    const slot = wasm.allocate(this);
+    if (slot === 0) {
+      this.slotless = true;
+      return undefined;
+    }
+    this.loadSlot(wasm, slot);
+    this.wasm = wasm;
+    return wasm;
   }
 
   /**
@@ -145,8 +155,8 @@ export class HmacKernel implements MacKernel {
    * 64-bit little-endian lanes for SHA-512 (keyed's words are high, low pairs). WebAssembly memory
    * is little-endian, as are the platforms Node and browsers run on.
    */
-  private loadSlot(wasm: WasmHmac): void {
-    this.slot = wasm.allocate(this);
+  private loadSlot(wasm: WasmHmac, slot: number): void {
+    this.slot = slot;
     const words = new Int32Array(wasm.bytes().buffer, this.slot, 32);
     const states = this.prepared();
     const inner = (states.inner as MerkleDamgard).chainingValue();
@@ -273,6 +283,8 @@ export class HmacKernel implements MacKernel {
     this.padded?.innerDigest.fill(0);
   }
 }
+
+redactKeyMaterial(HmacKernel);
 
 interface PaddedKey extends NativePadBlocks {
   innerDigest: Uint8Array;

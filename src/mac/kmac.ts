@@ -9,6 +9,7 @@
 import { assertBytes, assertInteger, type Bytes, copyBytes } from "../core/bytes.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
 import { PreparedMac } from "../core/mac.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import {
   absorbInWasm,
   finishInWasm,
@@ -115,6 +116,8 @@ export class KmacKernel implements MacKernel {
     if (this.slot !== 0) return this.slot;
     if (this.uses++ === 0) return keccakLayout.zero;
     const slot = wasm.allocate(this);
+    // Every slot taken (MAX_LIVE_SLOTS): each tag absorbs the prefix blocks again, from ZERO.
+    if (slot === 0) return keccakLayout.zero;
     this.absorbPrefix(wasm, slot);
     this.key?.fill(0);
     this.key = undefined;
@@ -222,9 +225,43 @@ export class KmacKernel implements MacKernel {
       },
     };
     slot = wasm.allocate(stream);
+    if (slot === 0) return this.startWasmSlotless(wasm, source);
     if (source === this.slot) wasm.bytes().copyWithin(slot, source, source + KECCAK_STATE_BYTES);
     else this.absorbPrefix(wasm, slot);
     return stream;
+  }
+
+  /**
+   * A stream when every slot is taken (MAX_LIVE_SLOTS): its sponge is kept here, in GC'd memory,
+   * and goes through the module's scratch state for each call (zeroed after it).
+   */
+  private startWasmSlotless(wasm: WasmKeccak, source: number): MacKernelState {
+    const scratch = keccakLayout.state;
+    const saved = new Uint8Array(KECCAK_STATE_BYTES);
+    const load = () => wasm.bytes().set(saved, scratch);
+    const save = () => {
+      const memory = wasm.bytes();
+      saved.set(memory.subarray(scratch, scratch + KECCAK_STATE_BYTES));
+      memory.fill(0, scratch, scratch + KECCAK_STATE_BYTES);
+    };
+    wasm.bytes().copyWithin(scratch, source, source + KECCAK_STATE_BYTES);
+    if (source !== this.slot) this.absorbPrefix(wasm, scratch);
+    save();
+    let pos = 0;
+    return {
+      update: (chunk) => {
+        load();
+        pos = absorbInWasm(wasm, scratch, pos, this.rate, chunk);
+        save();
+      },
+      finish: (out) => {
+        load();
+        this.finishWasm(wasm, scratch, pos, out);
+        wasm.bytes().fill(0, scratch, scratch + KECCAK_STATE_BYTES);
+        saved.fill(0);
+      },
+      wipe: () => saved.fill(0),
+    };
   }
 
   wipe(): void {
@@ -238,6 +275,8 @@ export class KmacKernel implements MacKernel {
     this.work?.wipe();
   }
 }
+
+redactKeyMaterial(KmacKernel);
 
 export interface KmacOptions {
   /** Customization string S. */

@@ -16,6 +16,7 @@
 import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState } from "../core/mac.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 as POLY1305_WASM } from "../engine/wasm/generated/poly1305.js";
 import {
   type KernelExports,
@@ -221,6 +222,8 @@ export class Poly1305Js {
   }
 }
 
+redactKeyMaterial(Poly1305Js);
+
 function splitLimbs(t0: number, t1: number, t2: number, t3: number, out: Float64Array): void {
   out[0] = t0 & MASK22;
   out[1] = ((t0 >>> 22) | (t1 << 10)) & MASK22;
@@ -352,6 +355,8 @@ class Poly1305Wasm {
   }
 }
 
+redactKeyMaterial(Poly1305Wasm);
+
 /** The WebAssembly kernel, loaded on first use; undefined where the TypeScript one serves. */
 const poly1305Wasm = wrappedLoader(wasmPoly1305, (kernels) => new Poly1305Wasm(kernels));
 
@@ -417,13 +422,15 @@ export class Poly1305State {
   /** `key` is 32 bytes: r ‖ s. */
   constructor(key: Uint8Array, offset = 0) {
     const wasm = poly1305Wasm();
-    if (wasm === undefined) {
+    // No module, or every slot taken (MAX_LIVE_SLOTS): the TypeScript kernel serves.
+    const slot = wasm === undefined ? 0 : wasm.kernels.allocate(this);
+    if (wasm === undefined || slot === 0) {
       this.js = new Poly1305Js(key, offset);
       return;
     }
     this.wasm = wasm;
-    this.slot = wasm.kernels.allocate(this);
-    wasm.loadKey(this.slot, key, offset);
+    this.slot = slot;
+    wasm.loadKey(slot, key, offset);
   }
 
   private check(): void {
@@ -486,6 +493,8 @@ export class Poly1305State {
   }
 }
 
+redactKeyMaterial(Poly1305State);
+
 /** Bits of r that clamping keeps (RFC 8439 2.5.1), byte by byte. */
 const R_CLAMP = [
   0xff, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f,
@@ -541,6 +550,8 @@ class Poly1305Kernel implements MacKernel {
     this.stream = undefined;
   }
 }
+
+redactKeyMaterial(Poly1305Kernel);
 
 export const POLY1305_ALGORITHM: MacAlgorithm = {
   name: "poly1305",

@@ -20,6 +20,7 @@ import {
   type MacOptions,
   PreparedMac,
 } from "../core/mac.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { FORCED_BACKEND } from "../engine/native.js";
 import { WASM_BASE64 } from "../engine/wasm/generated/siphash.js";
 import {
@@ -238,6 +239,8 @@ class SipWasm {
   }
 }
 
+redactKeyMaterial(SipWasm);
+
 /**
  * The WebAssembly kernel, or undefined where it cannot serve (see engine/wasm.ts). One-call hashes
  * use it at every length: measured against the JavaScript kernel in one process on Node 20, it
@@ -343,8 +346,9 @@ export class SipHashKernel implements MacKernel {
     const wide = this.outputLength === 16 ? 1 : 0;
     let key = this.slot;
     if (key === 0 && this.wasmCalls++ > 0) {
+      // 0 when every slot is taken (MAX_LIVE_SLOTS): the module's transient key serves.
       key = this.slot = wasm.kernels.allocate(this);
-      this.writeKey(wasm.words(), key);
+      if (key !== 0) this.writeKey(wasm.words(), key);
     }
     if (key !== 0) {
       wasm.hash(key, message, this.c, this.d, wide);
@@ -397,6 +401,8 @@ export class SipHashKernel implements MacKernel {
     this.slot = 0;
   }
 }
+
+redactKeyMaterial(SipHashKernel);
 
 /**
  * Input length from which a stream moves into the WebAssembly kernel (at once under
@@ -511,6 +517,8 @@ class SipStream implements MacKernelState {
     this.pendingLength = 0;
   }
 }
+
+redactKeyMaterial(SipStream);
 
 function writeLe64(out: Uint8Array, o: number, high: number, low: number): void {
   for (let i = 0; i < 4; i++) {

@@ -235,6 +235,63 @@ describe("stream()", () => {
   });
 });
 
+describe("verifyingStream(tag)", () => {
+  it("every algorithm: true for its tag over any split, false for a changed tag or message", () => {
+    for (const name of macNames()) {
+      const info = macInfo(name);
+      const k = Uint8Array.from({ length: info.recommendedKeyLength }, (_, i) => i + 9);
+      const options = { allowShortTags: true };
+      const tagger = mac(name, k, options);
+      const tag = tagger.tag(message);
+      const fresh = () => (info.oneTime ? mac(name, k, options) : tagger);
+      const checking = fresh().verifyingStream(tag);
+      checking.update(message.subarray(0, 33)).update(message.subarray(33));
+      assert.equal(checking.verify(), true, name);
+      const flipped = Uint8Array.from(tag);
+      flipped[tag.length - 1] ^= 1;
+      assert.equal(fresh().verifyingStream(flipped).update(message).verify(), false, name);
+      assert.equal(fresh().verifyingStream(tag).update(message.subarray(1)).verify(), false, name);
+      assert.equal(fresh().verifyingStream(tag.subarray(0, 3)).update(message).verify(), false);
+    }
+  });
+
+  it("copies the tag, finishes once, and does not tag", () => {
+    const m = hmac("sha256", key);
+    const tag = m.tag(message);
+    const copy = Uint8Array.from(tag);
+    const checking = m.verifyingStream(copy);
+    copy.fill(0); // the caller's buffer changing later does not change what is checked
+    assert.equal(checking.update(message).verify(), true);
+    throwsKeyed(() => checking.verify(), "FINISHED");
+    throwsKeyed(() => (checking as unknown as { digest(): Uint8Array }).digest(), "FINISHED");
+    throwsKeyed(
+      () => (m.verifyingStream(tag) as unknown as { digest(): Uint8Array }).digest(),
+      "BAD_INPUT",
+      /only verifies/,
+    );
+    for (const [what, bad] of notBytes()) {
+      assert.throws(() => m.verifyingStream(bad as Uint8Array), KeyedError, what);
+    }
+  });
+
+  it("ChaCha20-Poly1305 MACs stream past the buffer a late tag needs", () => {
+    for (const name of ["chacha20-poly1305", "xchacha20-poly1305"] as const) {
+      const m = mac(name, new Uint8Array(32).fill(5));
+      const big = new Uint8Array(17 * 1024 * 1024).fill(7);
+      const tag = m.tag(big);
+      const checking = m.verifyingStream(tag);
+      for (let at = 0; at < big.length; at += 1 << 20)
+        checking.update(big.subarray(at, at + (1 << 20)));
+      assert.equal(checking.verify(), true, name);
+      // stream().verify(tag) learns the nonce only at the end: past the buffer it says so.
+      const late = m.stream();
+      for (let at = 0; at < big.length; at += 1 << 20)
+        late.update(big.subarray(at, at + (1 << 20)));
+      throwsKeyed(() => late.verify(tag), "LENGTH", /verifyingStream/);
+    }
+  });
+});
+
 describe("destroy()", () => {
   it("makes every later call throw DESTROYED, streams included", () => {
     const m = mac("hmac-sha256", key);

@@ -2,7 +2,16 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { HASH_FUNCTIONS, type HashName, sha1, sha256, sha512 } from "../../src/hazmat.js";
+import {
+  HASH_FUNCTIONS,
+  type HashName,
+  Sha1,
+  Sha256,
+  Sha512,
+  sha1,
+  sha256,
+  sha512,
+} from "../../src/hazmat.js";
 import { ascii, atOffset, notBytes, throwsKeyed, toHex } from "../helpers.js";
 
 /**
@@ -147,6 +156,27 @@ describe("hash states", () => {
     for (const [, value] of notBytes()) {
       throwsKeyed(() => sha256(value as Uint8Array), "BAD_INPUT", /^message /);
       throwsKeyed(() => HASH_FUNCTIONS.sha512.create().update(value as Uint8Array), "BAD_INPUT");
+    }
+  });
+});
+
+describe("SHA-1/SHA-2 shared message schedules", () => {
+  it("are cleared after every update and digest that compressed secret input", () => {
+    for (const make of [() => new Sha1(), () => new Sha256(), () => new Sha512()]) {
+      const secret = new Uint8Array(300).map((_, i) => 1 + (i % 255));
+      const h = make();
+      const scratch = h.sharedScratch();
+      h.update(secret.subarray(0, 10)); // only buffered: nothing compressed
+      h.update(secret.subarray(10)); // compresses blocks of the secret
+      assert.ok(
+        scratch.every((w) => w === 0),
+        `${h.constructor.name}: after update`,
+      );
+      h.digest();
+      assert.ok(
+        scratch.every((w) => w === 0),
+        `${h.constructor.name}: after digest`,
+      );
     }
   });
 });

@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { Sha1 } from "../../src/hash/sha1.js";
+import { Sha256 } from "../../src/hash/sha256.js";
+import { Sha512 } from "../../src/hash/sha512.js";
 import { type MacName, mac, macNames } from "../../src/index.js";
 import { ascii, atOffset, hex, toHex } from "../helpers.js";
 import { type MacTestGroup, readVectorJson, skipUnless, type WycheproofFile } from "../vectors.js";
@@ -252,6 +255,27 @@ describe("HMAC key material", () => {
           `${uses}: ${name}`,
         );
       assert.equal(kernel.key, undefined, `${uses}: key reference dropped`);
+    }
+  });
+});
+
+describe("HMAC and the hash layer's shared message schedules", () => {
+  const schedules = { sha1: new Sha1(), sha256: new Sha256(), sha512: new Sha512() };
+  const blockOf = { sha1: 64, sha256: 64, sha512: 128 } as const;
+
+  it("hold no key bytes after a long key, a short and a 1,000-byte message, and destroy()", () => {
+    for (const hash of ["sha1", "sha256", "sha512"] as const) {
+      // Longer than a block: the key is hashed first, and its tail is the last block compressed.
+      const key = new Uint8Array(blockOf[hash] + 36).map((_, i) => 0xa0 ^ i);
+      const m = mac(`hmac-${hash}`, key);
+      m.tag(ascii("short"));
+      m.tag(new Uint8Array(1000).fill(7));
+      m.destroy();
+      const scratch = schedules[hash].sharedScratch();
+      assert.ok(
+        scratch.every((w) => w === 0),
+        `${hash}: the schedule still holds ${scratch.filter((w) => w !== 0).length} words`,
+      );
     }
   });
 });
