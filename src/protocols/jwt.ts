@@ -21,6 +21,7 @@ import {
   utf8ToBytes,
 } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
+import { checkOptions, describeType } from "../core/options.js";
 import { hmac } from "../mac/hmac.js";
 
 export type JwsAlgorithm = "HS256" | "HS384" | "HS512";
@@ -147,22 +148,19 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-function optionsObject(options: unknown, allowed: readonly string[]): Record<string, unknown> {
-  if (!isPlainObject(options)) {
+/** These functions' options are required (they name the algorithms): undefined is refused too. */
+function requiredOptions(
+  options: unknown,
+  allowed: readonly string[],
+  where: string,
+): Record<string, unknown> {
+  if (options === undefined) {
     throw new KeyedError(
       "BAD_INPUT",
-      `options must be an object { ${allowed.join(", ")} }; got ${options === null ? "null" : typeof options}.`,
+      `${where} must be an object { ${allowed.join(", ")} }; got undefined.`,
     );
   }
-  for (const name of Object.keys(options)) {
-    if (!allowed.includes(name)) {
-      throw new KeyedError(
-        "BAD_INPUT",
-        `unknown option "${name}"; the options are: ${allowed.join(", ")}.`,
-      );
-    }
-  }
-  return options;
+  return checkOptions(options, allowed, where);
 }
 
 function checkAlgorithm(alg: unknown, name: string): JwsAlgorithm {
@@ -172,7 +170,7 @@ function checkAlgorithm(alg: unknown, name: string): JwsAlgorithm {
   }
   throw new KeyedError(
     "UNKNOWN_ALGORITHM",
-    `${name} must be one of ${ALGORITHMS.join(", ")}; got ${JSON.stringify(alg) ?? String(alg)}.`,
+    `${name} must be one of ${ALGORITHMS.join(", ")}; got ${typeof alg === "string" ? JSON.stringify(alg) : describeType(alg)}.`,
   );
 }
 
@@ -205,7 +203,7 @@ function checkSeconds(value: unknown, name: string, fallback: number): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
     throw new KeyedError(
       "BAD_INPUT",
-      `${name} must be a number of seconds, 0 or more; got ${String(value)}.`,
+      `${name} must be a number of seconds, 0 or more; got ${typeof value === "number" ? value : describeType(value)}.`,
     );
   }
   return value;
@@ -251,7 +249,7 @@ function buildHeader(
   if (extra.alg !== undefined && extra.alg !== alg) {
     throw new KeyedError(
       "BAD_INPUT",
-      `options.header.alg (${String(extra.alg)}) differs from options.alg (${alg}); set options.alg only.`,
+      `options.header.alg (${typeof extra.alg === "string" ? extra.alg : describeType(extra.alg)}) differs from options.alg (${alg}); set options.alg only.`,
     );
   }
   if (extra.crit !== undefined || extra.b64 !== undefined) {
@@ -286,7 +284,7 @@ function signCompact(
  * `options.header`; with `detached`, the payload segment is left empty (RFC 7515 appendix F).
  */
 export function signJws(payload: Bytes | string, key: Bytes, options: SignJwsOptions): string {
-  const o = optionsObject(options, ["alg", "header", "detached"]);
+  const o = requiredOptions(options, ["alg", "header", "detached"], "signJws options");
   const alg = checkAlgorithm(o.alg, "options.alg");
   checkKey(key, [alg]);
   const bytes = typeof payload === "string" ? utf8ToBytes(payload) : payload;
@@ -322,7 +320,7 @@ function checkClaimTypes(claims: Record<string, unknown>): string | undefined {
 
 /** A JWT: the claims as a JSON payload, the header {"alg": …, "typ": "JWT"} plus `options.header`. */
 export function signJwt(claims: JwtClaims, key: Bytes, options: SignJwtOptions): string {
-  const o = optionsObject(options, ["alg", "header"]);
+  const o = requiredOptions(options, ["alg", "header"], "signJwt options");
   const alg = checkAlgorithm(o.alg, "options.alg");
   checkKey(key, [alg]);
   if (!isPlainObject(claims)) {
@@ -352,7 +350,15 @@ function decodeSegment(segment: string): Bytes | undefined {
   }
 }
 
+/**
+ * The JSON text in `bytes`, or undefined. RFC 8259 section 8.1: a byte order mark must not be
+ * added to JSON text, and TextDecoder would silently drop one; a parser "MAY ignore" it, keyed
+ * refuses it so that two parsers cannot read one token differently.
+ */
 function parseJson(bytes: Bytes): unknown {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    return undefined;
+  }
   try {
     return JSON.parse(bytesToUtf8(bytes));
   } catch {
@@ -369,7 +375,7 @@ interface CompactChecks {
 /** RFC 7515 section 5.2, steps 1-8, on a compact JWS. */
 function verifyCompact(token: unknown, key: Bytes, checks: CompactChecks): JwsResult {
   if (typeof token !== "string") {
-    throw new KeyedError("BAD_INPUT", `token must be a string; got ${typeof token}.`);
+    throw new KeyedError("BAD_INPUT", `token must be a string; got ${describeType(token)}.`);
   }
   const parts = token.split(".");
   if (parts.length !== 3) {
@@ -449,7 +455,7 @@ function verifyCompact(token: unknown, key: Bytes, checks: CompactChecks): JwsRe
  * bytes. For a detached JWS ("header..signature") give the payload in `options.payload`.
  */
 export function verifyJws(token: string, key: Bytes, options: VerifyJwsOptions): JwsResult {
-  const o = optionsObject(options, ["algorithms", "payload", "typ"]);
+  const o = requiredOptions(options, ["algorithms", "payload", "typ"], "verifyJws options");
   const algorithms = checkAlgorithmList(o.algorithms);
   checkKey(key, algorithms);
   let detachedPayload: Bytes | undefined;
@@ -474,16 +480,20 @@ export function verifyJws(token: string, key: Bytes, options: VerifyJwsOptions):
  * audience when asked (a token with an `aud` claim is refused unless `options.audience` names one).
  */
 export function verifyJwt(token: string, key: Bytes, options: VerifyJwtOptions): JwtResult {
-  const o = optionsObject(options, [
-    "algorithms",
-    "now",
-    "leewaySeconds",
-    "issuer",
-    "audience",
-    "requiredClaims",
-    "maxAgeSeconds",
-    "typ",
-  ]);
+  const o = requiredOptions(
+    options,
+    [
+      "algorithms",
+      "now",
+      "leewaySeconds",
+      "issuer",
+      "audience",
+      "requiredClaims",
+      "maxAgeSeconds",
+      "typ",
+    ],
+    "verifyJwt options",
+  );
   const algorithms = checkAlgorithmList(o.algorithms);
   checkKey(key, algorithms);
   if (o.now !== undefined && (typeof o.now !== "number" || !Number.isFinite(o.now))) {
