@@ -96,6 +96,12 @@ export type HeaderSource =
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
 const SHA256_BYTES = 32;
+/**
+ * The longest header value read, in characters. The schemes' headers are under 1 KB even with
+ * several signatures, and node:http refuses more than 16 KiB of headers in all; a longer value is
+ * refused before it is split, decoded or hashed, so a huge header costs nothing to refuse.
+ */
+const MAX_HEADER_CHARS = 64 * 1024;
 /** Unix seconds as decimal digits; 15 digits keep the value a safe integer. */
 const TIMESTAMP = /^[0-9]{1,15}$/;
 
@@ -159,7 +165,15 @@ function headerValue(
   header: string,
 ): string | undefined | WebhookRefusal {
   if (value === undefined || value === null) return undefined;
-  if (typeof value === "string") return value === "" ? undefined : value;
+  if (typeof value === "string") {
+    if (value.length > MAX_HEADER_CHARS) {
+      return refuse(
+        "malformed_header",
+        `${header} is ${value.length} characters long; the longest accepted is ${MAX_HEADER_CHARS}.`,
+      );
+    }
+    return value === "" ? undefined : value;
+  }
   if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
     if (value.length <= 1) return headerValue(value[0], argument, header);
     return refuse(

@@ -111,6 +111,18 @@ describe("array header values", () => {
   });
 });
 
+describe("header length", () => {
+  it("a value over 64 KiB is refused before it is parsed; 64 KiB is read", () => {
+    const stripe = signStripe("whsec_x", body, { timestamp: NOW });
+    const at = (n: number) => `${stripe},v0=${"0".repeat(n - stripe.length - 4)}`;
+    assert.equal(at(65536).length, 65536);
+    assert.equal(verifyStripe("whsec_x", body, at(65536), { now: NOW }).ok, true);
+    const long = verifyStripe("whsec_x", body, at(65537), { now: NOW });
+    refused(long, "malformed_header");
+    assert.match(long.ok ? "" : long.message, /Stripe-Signature is 65537 characters long/);
+  });
+});
+
 describe("options go through the one checker", () => {
   it("unknown names are BAD_INPUT naming the function, with a did-you-mean", async () => {
     const header = signStripe("whsec_x", body, { timestamp: NOW });
