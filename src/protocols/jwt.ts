@@ -336,6 +336,13 @@ export function signJwt(claims: JwtClaims, key: Bytes, options: SignJwtOptions):
 
 /** Base64url as JWS uses it: no padding, no whitespace, nothing else (RFC 7515 section 2). */
 const SEGMENT = /^[A-Za-z0-9_-]*$/;
+/** The base64url length of each algorithm's MAC (32, 48 and 64 bytes, unpadded). */
+const SIGNATURE_CHARS = { HS256: 43, HS384: 64, HS512: 86 } as const;
+/**
+ * The longest header segment decoded. A JOSE header is a few parameters; a longer one is refused
+ * before it is decoded or parsed as JSON, so that a huge one costs nothing to refuse.
+ */
+const MAX_HEADER_CHARS = 64 * 1024;
 
 function refuse<R extends string>(reason: R, message: string): Refusal<R> {
   return { ok: false, reason, message };
@@ -366,6 +373,12 @@ function parseJson(bytes: Bytes): unknown {
   }
 }
 
+function segmentCount(token: string): number {
+  let count = 1;
+  for (let at = token.indexOf("."); at >= 0; at = token.indexOf(".", at + 1)) count++;
+  return count;
+}
+
 interface CompactChecks {
   algorithms: readonly JwsAlgorithm[];
   typ: string | undefined;
@@ -377,17 +390,26 @@ function verifyCompact(token: unknown, key: Bytes, checks: CompactChecks): JwsRe
   if (typeof token !== "string") {
     throw new KeyedError("BAD_INPUT", `token must be a string; got ${describeType(token)}.`);
   }
-  const parts = token.split(".");
-  if (parts.length !== 3) {
+  // Found with indexOf rather than split: a token of a million dots allocates nothing.
+  const first = token.indexOf(".");
+  const second = first < 0 ? -1 : token.indexOf(".", first + 1);
+  if (second < 0 || token.indexOf(".", second + 1) >= 0) {
     return refuse(
       "malformed",
-      `a compact JWS has 3 segments separated by "."; this token has ${parts.length}.`,
+      `a compact JWS has 3 segments separated by "."; this token has ${segmentCount(token)}.`,
     );
   }
-  const [h, p, s] = parts;
+  const h = token.slice(0, first);
+  const p = token.slice(first + 1, second);
+  const s = token.slice(second + 1);
+  if (h.length > MAX_HEADER_CHARS) {
+    return refuse(
+      "malformed",
+      `the header segment is ${h.length} characters long; the longest accepted is ${MAX_HEADER_CHARS}.`,
+    );
+  }
   const headerBytes = h === "" ? undefined : decodeSegment(h);
-  const signature = decodeSegment(s);
-  if (headerBytes === undefined || signature === undefined) {
+  if (headerBytes === undefined || !SEGMENT.test(s) || s.length % 4 === 1) {
     return refuse(
       "malformed",
       "the header and signature must be canonical base64url (A-Z a-z 0-9 - _, no padding or spaces).",
@@ -431,11 +453,17 @@ function verifyCompact(token: unknown, key: Bytes, checks: CompactChecks): JwsRe
     }
     payload = checks.detachedPayload;
     payloadSegment = bytesToBase64url(payload);
-  } else {
-    payload = decodeSegment(p);
-    if (payload === undefined) {
-      return refuse("malformed", "the payload must be canonical base64url.");
-    }
+  } else if (!SEGMENT.test(p)) {
+    return refuse("malformed", "the payload must be canonical base64url.");
+  }
+
+  // A signature of another length cannot match: it is not decoded (nor is a huge one read).
+  if (s.length !== SIGNATURE_CHARS[alg as JwsAlgorithm]) {
+    return refuse("signature_mismatch", "the JWS signature does not match.");
+  }
+  const signature = decodeSegment(s);
+  if (signature === undefined) {
+    return refuse("malformed", "the signature must be canonical base64url.");
   }
 
   // The signing input is the segments as received (RFC 7515 5.2 step 8), never re-encoded.
@@ -447,6 +475,9 @@ function verifyCompact(token: unknown, key: Bytes, checks: CompactChecks): JwsRe
     m.destroy();
   }
   if (!ok) return refuse("signature_mismatch", "the JWS signature does not match.");
+  // The payload is decoded once it is known to be authentic.
+  payload ??= decodeSegment(p);
+  if (payload === undefined) return refuse("malformed", "the payload must be canonical base64url.");
   return { ok: true, header: header as JwsHeader, payload };
 }
 
