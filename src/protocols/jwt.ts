@@ -21,6 +21,7 @@ import {
   utf8ToBytes,
 } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
+import { checkOptions, describeType } from "../core/options.js";
 import { hmac } from "../mac/hmac.js";
 
 export type JwsAlgorithm = "HS256" | "HS384" | "HS512";
@@ -147,22 +148,19 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-function optionsObject(options: unknown, allowed: readonly string[]): Record<string, unknown> {
-  if (!isPlainObject(options)) {
+/** These functions' options are required (they name the algorithms): undefined is refused too. */
+function requiredOptions(
+  options: unknown,
+  allowed: readonly string[],
+  where: string,
+): Record<string, unknown> {
+  if (options === undefined) {
     throw new KeyedError(
       "BAD_INPUT",
-      `options must be an object { ${allowed.join(", ")} }; got ${options === null ? "null" : typeof options}.`,
+      `${where} must be an object { ${allowed.join(", ")} }; got undefined.`,
     );
   }
-  for (const name of Object.keys(options)) {
-    if (!allowed.includes(name)) {
-      throw new KeyedError(
-        "BAD_INPUT",
-        `unknown option "${name}"; the options are: ${allowed.join(", ")}.`,
-      );
-    }
-  }
-  return options;
+  return checkOptions(options, allowed, where);
 }
 
 function checkAlgorithm(alg: unknown, name: string): JwsAlgorithm {
@@ -172,7 +170,7 @@ function checkAlgorithm(alg: unknown, name: string): JwsAlgorithm {
   }
   throw new KeyedError(
     "UNKNOWN_ALGORITHM",
-    `${name} must be one of ${ALGORITHMS.join(", ")}; got ${JSON.stringify(alg) ?? String(alg)}.`,
+    `${name} must be one of ${ALGORITHMS.join(", ")}; got ${typeof alg === "string" ? JSON.stringify(alg) : describeType(alg)}.`,
   );
 }
 
@@ -205,7 +203,7 @@ function checkSeconds(value: unknown, name: string, fallback: number): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
     throw new KeyedError(
       "BAD_INPUT",
-      `${name} must be a number of seconds, 0 or more; got ${String(value)}.`,
+      `${name} must be a number of seconds, 0 or more; got ${typeof value === "number" ? value : describeType(value)}.`,
     );
   }
   return value;
@@ -251,7 +249,7 @@ function buildHeader(
   if (extra.alg !== undefined && extra.alg !== alg) {
     throw new KeyedError(
       "BAD_INPUT",
-      `options.header.alg (${String(extra.alg)}) differs from options.alg (${alg}); set options.alg only.`,
+      `options.header.alg (${typeof extra.alg === "string" ? extra.alg : describeType(extra.alg)}) differs from options.alg (${alg}); set options.alg only.`,
     );
   }
   if (extra.crit !== undefined || extra.b64 !== undefined) {
@@ -286,7 +284,7 @@ function signCompact(
  * `options.header`; with `detached`, the payload segment is left empty (RFC 7515 appendix F).
  */
 export function signJws(payload: Bytes | string, key: Bytes, options: SignJwsOptions): string {
-  const o = optionsObject(options, ["alg", "header", "detached"]);
+  const o = requiredOptions(options, ["alg", "header", "detached"], "signJws options");
   const alg = checkAlgorithm(o.alg, "options.alg");
   checkKey(key, [alg]);
   const bytes = typeof payload === "string" ? utf8ToBytes(payload) : payload;
@@ -322,7 +320,7 @@ function checkClaimTypes(claims: Record<string, unknown>): string | undefined {
 
 /** A JWT: the claims as a JSON payload, the header {"alg": …, "typ": "JWT"} plus `options.header`. */
 export function signJwt(claims: JwtClaims, key: Bytes, options: SignJwtOptions): string {
-  const o = optionsObject(options, ["alg", "header"]);
+  const o = requiredOptions(options, ["alg", "header"], "signJwt options");
   const alg = checkAlgorithm(o.alg, "options.alg");
   checkKey(key, [alg]);
   if (!isPlainObject(claims)) {
@@ -338,6 +336,13 @@ export function signJwt(claims: JwtClaims, key: Bytes, options: SignJwtOptions):
 
 /** Base64url as JWS uses it: no padding, no whitespace, nothing else (RFC 7515 section 2). */
 const SEGMENT = /^[A-Za-z0-9_-]*$/;
+/** The base64url length of each algorithm's MAC (32, 48 and 64 bytes, unpadded). */
+const SIGNATURE_CHARS = { HS256: 43, HS384: 64, HS512: 86 } as const;
+/**
+ * The longest header segment decoded. A JOSE header is a few parameters; a longer one is refused
+ * before it is decoded or parsed as JSON, so that a huge one costs nothing to refuse.
+ */
+const MAX_HEADER_CHARS = 64 * 1024;
 
 function refuse<R extends string>(reason: R, message: string): Refusal<R> {
   return { ok: false, reason, message };
@@ -352,12 +357,26 @@ function decodeSegment(segment: string): Bytes | undefined {
   }
 }
 
+/**
+ * The JSON text in `bytes`, or undefined. RFC 8259 section 8.1: a byte order mark must not be
+ * added to JSON text, and TextDecoder would silently drop one; a parser "MAY ignore" it, keyed
+ * refuses it so that two parsers cannot read one token differently.
+ */
 function parseJson(bytes: Bytes): unknown {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    return undefined;
+  }
   try {
     return JSON.parse(bytesToUtf8(bytes));
   } catch {
     return undefined;
   }
+}
+
+function segmentCount(token: string): number {
+  let count = 1;
+  for (let at = token.indexOf("."); at >= 0; at = token.indexOf(".", at + 1)) count++;
+  return count;
 }
 
 interface CompactChecks {
@@ -369,19 +388,28 @@ interface CompactChecks {
 /** RFC 7515 section 5.2, steps 1-8, on a compact JWS. */
 function verifyCompact(token: unknown, key: Bytes, checks: CompactChecks): JwsResult {
   if (typeof token !== "string") {
-    throw new KeyedError("BAD_INPUT", `token must be a string; got ${typeof token}.`);
+    throw new KeyedError("BAD_INPUT", `token must be a string; got ${describeType(token)}.`);
   }
-  const parts = token.split(".");
-  if (parts.length !== 3) {
+  // Found with indexOf rather than split: a token of a million dots allocates nothing.
+  const first = token.indexOf(".");
+  const second = first < 0 ? -1 : token.indexOf(".", first + 1);
+  if (second < 0 || token.indexOf(".", second + 1) >= 0) {
     return refuse(
       "malformed",
-      `a compact JWS has 3 segments separated by "."; this token has ${parts.length}.`,
+      `a compact JWS has 3 segments separated by "."; this token has ${segmentCount(token)}.`,
     );
   }
-  const [h, p, s] = parts;
+  const h = token.slice(0, first);
+  const p = token.slice(first + 1, second);
+  const s = token.slice(second + 1);
+  if (h.length > MAX_HEADER_CHARS) {
+    return refuse(
+      "malformed",
+      `the header segment is ${h.length} characters long; the longest accepted is ${MAX_HEADER_CHARS}.`,
+    );
+  }
   const headerBytes = h === "" ? undefined : decodeSegment(h);
-  const signature = decodeSegment(s);
-  if (headerBytes === undefined || signature === undefined) {
+  if (headerBytes === undefined || !SEGMENT.test(s) || s.length % 4 === 1) {
     return refuse(
       "malformed",
       "the header and signature must be canonical base64url (A-Z a-z 0-9 - _, no padding or spaces).",
@@ -425,11 +453,17 @@ function verifyCompact(token: unknown, key: Bytes, checks: CompactChecks): JwsRe
     }
     payload = checks.detachedPayload;
     payloadSegment = bytesToBase64url(payload);
-  } else {
-    payload = decodeSegment(p);
-    if (payload === undefined) {
-      return refuse("malformed", "the payload must be canonical base64url.");
-    }
+  } else if (!SEGMENT.test(p)) {
+    return refuse("malformed", "the payload must be canonical base64url.");
+  }
+
+  // A signature of another length cannot match: it is not decoded (nor is a huge one read).
+  if (s.length !== SIGNATURE_CHARS[alg as JwsAlgorithm]) {
+    return refuse("signature_mismatch", "the JWS signature does not match.");
+  }
+  const signature = decodeSegment(s);
+  if (signature === undefined) {
+    return refuse("malformed", "the signature must be canonical base64url.");
   }
 
   // The signing input is the segments as received (RFC 7515 5.2 step 8), never re-encoded.
@@ -441,6 +475,9 @@ function verifyCompact(token: unknown, key: Bytes, checks: CompactChecks): JwsRe
     m.destroy();
   }
   if (!ok) return refuse("signature_mismatch", "the JWS signature does not match.");
+  // The payload is decoded once it is known to be authentic.
+  payload ??= decodeSegment(p);
+  if (payload === undefined) return refuse("malformed", "the payload must be canonical base64url.");
   return { ok: true, header: header as JwsHeader, payload };
 }
 
@@ -449,7 +486,7 @@ function verifyCompact(token: unknown, key: Bytes, checks: CompactChecks): JwsRe
  * bytes. For a detached JWS ("header..signature") give the payload in `options.payload`.
  */
 export function verifyJws(token: string, key: Bytes, options: VerifyJwsOptions): JwsResult {
-  const o = optionsObject(options, ["algorithms", "payload", "typ"]);
+  const o = requiredOptions(options, ["algorithms", "payload", "typ"], "verifyJws options");
   const algorithms = checkAlgorithmList(o.algorithms);
   checkKey(key, algorithms);
   let detachedPayload: Bytes | undefined;
@@ -474,16 +511,20 @@ export function verifyJws(token: string, key: Bytes, options: VerifyJwsOptions):
  * audience when asked (a token with an `aud` claim is refused unless `options.audience` names one).
  */
 export function verifyJwt(token: string, key: Bytes, options: VerifyJwtOptions): JwtResult {
-  const o = optionsObject(options, [
-    "algorithms",
-    "now",
-    "leewaySeconds",
-    "issuer",
-    "audience",
-    "requiredClaims",
-    "maxAgeSeconds",
-    "typ",
-  ]);
+  const o = requiredOptions(
+    options,
+    [
+      "algorithms",
+      "now",
+      "leewaySeconds",
+      "issuer",
+      "audience",
+      "requiredClaims",
+      "maxAgeSeconds",
+      "typ",
+    ],
+    "verifyJwt options",
+  );
   const algorithms = checkAlgorithmList(o.algorithms);
   checkKey(key, algorithms);
   if (o.now !== undefined && (typeof o.now !== "number" || !Number.isFinite(o.now))) {

@@ -26,6 +26,8 @@ import {
 } from "../core/bytes.js";
 import { equal } from "../core/equal.js";
 import { KeyedError } from "../core/errors.js";
+import { checkOptions, describeType } from "../core/options.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { SHA256, sha256 } from "../hash/sha256.js";
 import { HmacKernel } from "../mac/hmac.js";
 
@@ -78,25 +80,32 @@ export interface SignTimestampOptions {
   timestamp?: number;
 }
 
-/** A fetch `Headers`, or header values as node:http gives them (names in lower case). */
+/**
+ * One header's value as frameworks hand it over: the text, several texts (node:http's string[],
+ * `req.headersDistinct`, AWS Lambda's `multiValueHeaders`), or null/undefined when absent.
+ */
+export type HeaderValue = string | readonly string[] | null | undefined;
+
+/**
+ * A fetch `Headers`, or an object of header values such as node:http's `IncomingHttpHeaders`,
+ * `req.headersDistinct` or Lambda's `headers` / `multiValueHeaders` (names in any case).
+ */
 export type HeaderSource =
   | { get(name: string): string | null }
   | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
 const SHA256_BYTES = 32;
+/**
+ * The longest header value read, in characters. The schemes' headers are under 1 KB even with
+ * several signatures, and node:http refuses more than 16 KiB of headers in all; a longer value is
+ * refused before it is split, decoded or hashed, so a huge header costs nothing to refuse.
+ */
+const MAX_HEADER_CHARS = 64 * 1024;
 /** Unix seconds as decimal digits; 15 digits keep the value a safe integer. */
 const TIMESTAMP = /^[0-9]{1,15}$/;
 
 // --- arguments -----------------------------------------------------------------------------------
-
-function typeName(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
-  if (typeof value === "object") return "an object";
-  return `a ${typeof value}`;
-}
 
 function secretBytes(secret: unknown, name: string): Bytes {
   let key: Bytes;
@@ -107,7 +116,7 @@ function secretBytes(secret: unknown, name: string): Bytes {
   } else {
     throw new KeyedError(
       "BAD_INPUT",
-      `${name} must be a string or a Uint8Array (the webhook secret); got ${typeName(secret)}.`,
+      `${name} must be a string or a Uint8Array (the webhook secret); got ${describeType(secret)}.`,
     );
   }
   if (key.length === 0) {
@@ -139,69 +148,81 @@ function bodyBytes(body: unknown): Bytes {
   }
   throw new KeyedError(
     "BAD_INPUT",
-    `body must be the raw request body, as a Uint8Array or the exact string received; got ${typeName(body)}. ` +
+    `body must be the raw request body, as a Uint8Array or the exact string received; got ${describeType(body)}. ` +
       "Verify before parsing JSON: a parsed and re-serialized body does not match the signature.",
   );
 }
 
-/** A header value: a string, or null/undefined when absent (fetch gives null, node undefined). */
-function headerValue(value: unknown, name: string): string | undefined {
+/**
+ * One header's value as the wire means it: absent (null, undefined, "" or []), one value (a string
+ * or a one-element array), or, when it was sent more than once, a refusal: a signature, timestamp
+ * or id header means one thing. `argument` names the parameter in BAD_INPUT messages, `header` the
+ * header in refusals. Only a value of another type (a programming error) throws.
+ */
+function headerValue(
+  value: unknown,
+  argument: string,
+  header: string,
+): string | undefined | WebhookRefusal {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "string") {
-    throw new KeyedError(
-      "BAD_INPUT",
-      `${name} must be the header's text (a string), or null/undefined when absent; got ${typeName(value)}.`,
+  if (typeof value === "string") {
+    if (value.length > MAX_HEADER_CHARS) {
+      return refuse(
+        "malformed_header",
+        `${header} is ${value.length} characters long; the longest accepted is ${MAX_HEADER_CHARS}.`,
+      );
+    }
+    return value === "" ? undefined : value;
+  }
+  if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
+    if (value.length <= 1) return headerValue(value[0], argument, header);
+    return refuse(
+      "malformed_header",
+      `${header} appears ${value.length} times; it must appear once.`,
     );
   }
-  return value === "" ? undefined : value;
+  throw new KeyedError(
+    "BAD_INPUT",
+    `${argument} must be the header's text (a string, or an array of strings as node:http and ` +
+      `Lambda's multiValueHeaders give it), or null/undefined when absent; got ${describeType(value)}.`,
+  );
 }
 
-/** The value of header `name` (lower case) in `headers`, case-insensitively. */
-function getHeader(headers: HeaderSource, name: string): string | string[] | undefined {
+function isRefusal(value: unknown): value is WebhookRefusal {
+  return typeof value === "object" && value !== null;
+}
+
+/**
+ * The value of header `name` (lower case) in `headers`, names compared case-insensitively. Values
+ * under names that differ only in case (a Lambda event keeps the sender's spelling) are all
+ * returned, as the repeated header they are.
+ */
+function getHeader(headers: HeaderSource, name: string): unknown {
   if (typeof headers.get === "function") {
-    return (headers as { get(name: string): string | null }).get(name) ?? undefined;
+    return (headers as { get(name: string): unknown }).get(name);
   }
   const record = headers as Readonly<Record<string, unknown>>;
-  let value = Object.hasOwn(record, name) ? record[name] : undefined;
-  if (value === undefined) {
-    for (const key of Object.keys(record)) {
-      if (key.toLowerCase() === name) value = record[key];
-    }
+  const found: unknown[] = [];
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    if (value !== undefined && value !== null && key.toLowerCase() === name) found.push(value);
   }
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === "string") return value;
-  if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
-    return value.length === 1 ? value[0] : value;
+  if (found.length <= 1) return found[0];
+  const values: unknown[] = [];
+  for (const value of found) {
+    if (Array.isArray(value)) values.push(...value);
+    else values.push(value);
   }
-  throw new KeyedError("BAD_INPUT", `headers["${name}"] must be a string; got ${typeName(value)}.`);
+  return values;
 }
 
 function assertHeaders(headers: unknown): asserts headers is HeaderSource {
   if (headers === null || typeof headers !== "object") {
     throw new KeyedError(
       "BAD_INPUT",
-      `headers must be a fetch Headers or an object of header values (as node:http's req.headers); got ${typeName(headers)}.`,
+      `headers must be a fetch Headers or an object of header values (as node:http's req.headers); got ${describeType(headers)}.`,
     );
   }
-}
-
-function checkOptionNames(options: unknown, allowed: readonly string[]): Record<string, unknown> {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw new KeyedError(
-      "BAD_INPUT",
-      `options must be an object { ${allowed.join(", ")} }; got ${typeName(options)}.`,
-    );
-  }
-  for (const name of Object.keys(options)) {
-    if (!allowed.includes(name)) {
-      throw new KeyedError(
-        "BAD_INPUT",
-        `unknown option "${name}"; the options are: ${allowed.join(", ")}.`,
-      );
-    }
-  }
-  return options as Record<string, unknown>;
 }
 
 function nowSeconds(): number {
@@ -213,8 +234,10 @@ interface Clock {
   now: number;
 }
 
-function clockOptions(options: unknown): Clock {
-  const o = checkOptionNames(options, ["toleranceSeconds", "now"]);
+const CLOCK_OPTIONS = ["toleranceSeconds", "now"] as const;
+
+function clockOptions(options: unknown, where: string): Clock {
+  const o = checkOptions<TimestampOptions>(options, CLOCK_OPTIONS, `${where} options`);
   const tolerance =
     o.toleranceSeconds === undefined
       ? DEFAULT_TOLERANCE_SECONDS
@@ -222,14 +245,14 @@ function clockOptions(options: unknown): Clock {
   if (o.now !== undefined && (typeof o.now !== "number" || !Number.isFinite(o.now))) {
     throw new KeyedError(
       "BAD_INPUT",
-      `options.now must be the current time in seconds since the epoch; got ${String(o.now)}.`,
+      `options.now must be the current time in seconds since the epoch; got ${typeof o.now === "number" ? o.now : describeType(o.now)}.`,
     );
   }
-  return { tolerance, now: (o.now as number | undefined) ?? Date.now() / 1000 };
+  return { tolerance, now: o.now ?? Date.now() / 1000 };
 }
 
-function signTimestamp(options: unknown): number {
-  const o = checkOptionNames(options, ["timestamp"]);
+function signTimestamp(options: unknown, where: string): number {
+  const o = checkOptions<SignTimestampOptions>(options, ["timestamp"], `${where} options`);
   if (o.timestamp === undefined) return nowSeconds();
   return assertInteger(o.timestamp, "options.timestamp", 0, Number.MAX_SAFE_INTEGER);
 }
@@ -242,35 +265,59 @@ function refuse(reason: WebhookFailure, message: string): WebhookRefusal {
 
 /**
  * Prepared HMAC-SHA256 keys of recently seen secrets: a receiver checks many requests under one
- * secret, and preparing a key costs more than tagging a short body. Keyed by the secret's SHA-256,
- * so the cache holds no secret in the clear; the least recently used entry is wiped when full.
+ * secret, and preparing a key costs more than tagging a short body. Keyed by the secret's SHA-256
+ * in a private field, and printed redacted (`util.inspect`, `JSON.stringify`), so that logging it
+ * shows no secret; the least recently used entry is wiped when full.
  */
-const PREPARED = new Map<string, HmacKernel>();
-const PREPARED_LIMIT = 32;
+export class PreparedWebhookKeys {
+  readonly #kernels = new Map<string, HmacKernel>();
+  /** How many prepared keys are kept. */
+  readonly limit: number;
 
-function preparedKey(key: Bytes): HmacKernel {
-  const id = bytesToHex(sha256(key));
-  const cached = PREPARED.get(id);
-  if (cached !== undefined) {
-    PREPARED.delete(id);
-    PREPARED.set(id, cached);
-    return cached;
+  constructor(limit: number) {
+    this.limit = limit;
   }
-  const kernel = new HmacKernel(SHA256, key);
-  PREPARED.set(id, kernel);
-  if (PREPARED.size > PREPARED_LIMIT) {
-    const [oldest, evicted] = PREPARED.entries().next().value as [string, HmacKernel];
-    evicted.wipe();
-    PREPARED.delete(oldest);
+
+  /** How many prepared keys are held now. */
+  get size(): number {
+    return this.#kernels.size;
   }
-  return kernel;
+
+  /** The prepared kernel for `key`, made on first use. */
+  kernel(key: Bytes): HmacKernel {
+    const id = bytesToHex(sha256(key));
+    const cached = this.#kernels.get(id);
+    if (cached !== undefined) {
+      this.#kernels.delete(id);
+      this.#kernels.set(id, cached);
+      return cached;
+    }
+    const kernel = new HmacKernel(SHA256, key);
+    this.#kernels.set(id, kernel);
+    if (this.#kernels.size > this.limit) {
+      const [oldest, evicted] = this.#kernels.entries().next().value as [string, HmacKernel];
+      evicted.wipe();
+      this.#kernels.delete(oldest);
+    }
+    return kernel;
+  }
+
+  /** Wipes and forgets every prepared key (after a secret was retired, say). */
+  clear(): void {
+    for (const kernel of this.#kernels.values()) kernel.wipe();
+    this.#kernels.clear();
+  }
 }
+redactKeyMaterial(PreparedWebhookKeys, (self) => ({ size: self.size, limit: self.limit }));
+
+/** The process-wide cache the webhook functions use; `clear()` it to drop retired secrets. */
+export const preparedWebhookKeys = new PreparedWebhookKeys(32);
 
 /** HMAC-SHA256 over the concatenated parts (webhook secrets may be short: no key policy here). */
 function hmacSha256(key: Bytes, parts: readonly Bytes[]): Bytes {
   const message = parts.length === 1 ? parts[0] : concatBytes(...parts);
   const out = new Uint8Array(32);
-  preparedKey(key).compute(message, out);
+  preparedWebhookKeys.kernel(key).compute(message, out);
   return out;
 }
 
@@ -347,12 +394,13 @@ export function signGitHub(secret: WebhookSecret, body: WebhookBody): string {
 export function verifyGitHub(
   secret: WebhookSecrets,
   body: WebhookBody,
-  header: string | null | undefined,
+  header: HeaderValue,
 ): WebhookResult {
   const keys = secretList(secret);
   const data = bodyBytes(body);
-  const value = headerValue(header, "header");
+  const value = headerValue(header, "header", "X-Hub-Signature-256");
   if (value === undefined) return refuse("missing_header", "no X-Hub-Signature-256 header.");
+  if (isRefusal(value)) return value;
   const candidate = value.startsWith(GITHUB_PREFIX)
     ? decodeHex(value.slice(GITHUB_PREFIX.length), SHA256_BYTES)
     : undefined;
@@ -381,7 +429,7 @@ export function signStripe(
 ): string {
   const key = secretBytes(secret, "secret");
   const data = bodyBytes(body);
-  const t = String(signTimestamp(options));
+  const t = String(signTimestamp(options, "signStripe"));
   return `t=${t},v1=${bytesToHex(hmacSha256(key, [ascii(`${t}.`), data]))}`;
 }
 
@@ -393,14 +441,15 @@ export function signStripe(
 export function verifyStripe(
   secret: WebhookSecrets,
   body: WebhookBody,
-  header: string | null | undefined,
+  header: HeaderValue,
   options?: TimestampOptions,
 ): WebhookResult<{ readonly timestamp: number }> {
   const keys = secretList(secret);
   const data = bodyBytes(body);
-  const clock = clockOptions(options);
-  const value = headerValue(header, "header");
+  const clock = clockOptions(options, "verifyStripe");
+  const value = headerValue(header, "header", "Stripe-Signature");
   if (value === undefined) return refuse("missing_header", "no Stripe-Signature header.");
+  if (isRefusal(value)) return value;
 
   let t: string | undefined;
   const signatures: string[] = [];
@@ -445,8 +494,8 @@ export interface SlackSignature {
 
 /** What `verifySlack` reads: the two headers' values (null or undefined when absent). */
 export interface SlackHeaders {
-  signature: string | null | undefined;
-  timestamp: string | number | null | undefined;
+  signature: HeaderValue;
+  timestamp: HeaderValue | number;
 }
 
 /** Slack's v0 scheme: "v0=" and the hex HMAC-SHA256 of `v0:${timestamp}:${body}`. */
@@ -457,7 +506,7 @@ export function signSlack(
 ): SlackSignature {
   const key = secretBytes(secret, "secret");
   const data = bodyBytes(body);
-  const timestamp = String(signTimestamp(options));
+  const timestamp = String(signTimestamp(options, "signSlack"));
   const tag = hmacSha256(key, [ascii(`v0:${timestamp}:`), data]);
   return { signature: `v0=${bytesToHex(tag)}`, timestamp };
 }
@@ -471,21 +520,23 @@ export function verifySlack(
 ): WebhookResult<{ readonly timestamp: number }> {
   const keys = secretList(secret);
   const data = bodyBytes(body);
-  const clock = clockOptions(options);
+  const clock = clockOptions(options, "verifySlack");
   if (headers === null || typeof headers !== "object") {
     throw new KeyedError(
       "BAD_INPUT",
-      `headers must be an object { signature, timestamp } (the X-Slack-Signature and X-Slack-Request-Timestamp values); got ${typeName(headers)}.`,
+      `headers must be an object { signature, timestamp } (the X-Slack-Signature and X-Slack-Request-Timestamp values); got ${describeType(headers)}.`,
     );
   }
-  const signature = headerValue(headers.signature, "headers.signature");
+  const signature = headerValue(headers.signature, "headers.signature", "X-Slack-Signature");
   const rawTimestamp =
     typeof headers.timestamp === "number" && Number.isSafeInteger(headers.timestamp)
       ? String(headers.timestamp)
       : headers.timestamp;
-  const t = headerValue(rawTimestamp, "headers.timestamp");
+  const t = headerValue(rawTimestamp, "headers.timestamp", "X-Slack-Request-Timestamp");
   if (signature === undefined) return refuse("missing_header", "no X-Slack-Signature header.");
   if (t === undefined) return refuse("missing_header", "no X-Slack-Request-Timestamp header.");
+  if (isRefusal(signature)) return signature;
+  if (isRefusal(t)) return t;
   const timestamp = parseTimestamp(t);
   if (timestamp === undefined) {
     return refuse("malformed_header", "X-Slack-Request-Timestamp must be unix seconds.");
@@ -544,11 +595,8 @@ function standardSecret(secret: unknown, name: string): Bytes {
 
 /** The one value of header `name`, or a refusal when it is absent or repeated. */
 function oneHeader(headers: HeaderSource, name: string): string | WebhookRefusal {
-  const value = getHeader(headers, name);
-  if (value === undefined || value === "") return refuse("missing_header", `no ${name} header.`);
-  if (typeof value !== "string")
-    return refuse("malformed_header", `${name} appears more than once.`);
-  return value;
+  const value = headerValue(getHeader(headers, name), `headers["${name}"]`, name);
+  return value ?? refuse("missing_header", `no ${name} header.`);
 }
 
 function checkMessageId(id: string): boolean {
@@ -567,7 +615,7 @@ export function signStandardWebhook(
   if (message === null || typeof message !== "object") {
     throw new KeyedError(
       "BAD_INPUT",
-      `message must be an object { id, timestamp?, body }; got ${typeName(message)}.`,
+      `message must be an object { id, timestamp?, body }; got ${describeType(message)}.`,
     );
   }
   const { id } = message;
@@ -604,7 +652,7 @@ export function verifyStandardWebhook(
 ): WebhookResult<{ readonly id: string; readonly timestamp: number }> {
   const keys = secretList(secret, standardSecret);
   const data = bodyBytes(body);
-  const clock = clockOptions(options);
+  const clock = clockOptions(options, "verifyStandardWebhook");
   assertHeaders(headers);
   const id = oneHeader(headers, "webhook-id");
   if (typeof id !== "string") return id;
@@ -696,7 +744,7 @@ function alreadyRead(): KeyedError {
 }
 
 /** Throws LENGTH early when the declared Content-Length is over the limit. */
-function checkDeclaredLength(value: string | string[] | undefined, limit: number): void {
+function checkDeclaredLength(value: unknown, limit: number): void {
   if (typeof value === "string" && /^[0-9]+$/.test(value) && Number(value) > limit) {
     throw tooLarge(limit);
   }
@@ -802,7 +850,7 @@ export async function readRawBody(
   request: WebhookRequest,
   options?: ReadBodyOptions,
 ): Promise<Bytes> {
-  const o = checkOptionNames(options, ["limit"]);
+  const o = checkOptions<ReadBodyOptions>(options, ["limit"], "readRawBody options");
   const limit =
     o.limit === undefined
       ? DEFAULT_LIMIT
@@ -810,7 +858,7 @@ export async function readRawBody(
   if (request === null || typeof request !== "object" || typeof request.headers !== "object") {
     throw new KeyedError(
       "BAD_INPUT",
-      `request must be a node:http IncomingMessage or a fetch Request; got ${typeName(request)}.`,
+      `request must be a node:http IncomingMessage or a fetch Request; got ${describeType(request)}.`,
     );
   }
   if (isFetchRequest(request)) return readFetchBody(request, limit);
@@ -831,8 +879,9 @@ async function readForVerify(
   request: WebhookRequest,
   options: unknown,
   optionNames: readonly string[],
+  where: string,
 ): Promise<{ body: Bytes; rest: Record<string, unknown> } | WebhookRefusal> {
-  const { limit, ...rest } = checkOptionNames(options, ["limit", ...optionNames]);
+  const { limit, ...rest } = checkOptions(options, ["limit", ...optionNames], `${where} options`);
   try {
     return {
       body: await readRawBody(request, limit === undefined ? {} : { limit: limit as number }),
@@ -853,10 +902,6 @@ function withBody<T extends object>(result: WebhookResult<T>, body: Bytes): Requ
   return result.ok ? { ...result, body } : result;
 }
 
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value.join(", ") : value;
-}
-
 /** Reads the request's raw body once and checks its `X-Hub-Signature-256`. */
 export async function verifyGitHubRequest(
   secret: WebhookSecrets,
@@ -864,9 +909,9 @@ export async function verifyGitHubRequest(
   options?: ReadBodyOptions,
 ): Promise<RequestResult> {
   secretList(secret);
-  const read = await readForVerify(request, options, []);
+  const read = await readForVerify(request, options, [], "verifyGitHubRequest");
   if ("ok" in read) return read;
-  const header = single(getHeader(request.headers, "x-hub-signature-256"));
+  const header = getHeader(request.headers, "x-hub-signature-256") as HeaderValue;
   return withBody(verifyGitHub(secret, read.body, header), read.body);
 }
 
@@ -877,10 +922,10 @@ export async function verifyStripeRequest(
   options?: RequestOptions,
 ): Promise<RequestResult<{ readonly timestamp: number }>> {
   secretList(secret);
-  clockOptions(stripLimit(options));
-  const read = await readForVerify(request, options, ["toleranceSeconds", "now"]);
+  clockOptions(stripLimit(options), "verifyStripeRequest");
+  const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifyStripeRequest");
   if ("ok" in read) return read;
-  const header = single(getHeader(request.headers, "stripe-signature"));
+  const header = getHeader(request.headers, "stripe-signature") as HeaderValue;
   return withBody(verifyStripe(secret, read.body, header, read.rest), read.body);
 }
 
@@ -891,13 +936,13 @@ export async function verifySlackRequest(
   options?: RequestOptions,
 ): Promise<RequestResult<{ readonly timestamp: number }>> {
   secretList(secret);
-  clockOptions(stripLimit(options));
-  const read = await readForVerify(request, options, ["toleranceSeconds", "now"]);
+  clockOptions(stripLimit(options), "verifySlackRequest");
+  const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifySlackRequest");
   if ("ok" in read) return read;
   const headers = request.headers;
   const slack = {
-    signature: single(getHeader(headers, "x-slack-signature")),
-    timestamp: single(getHeader(headers, "x-slack-request-timestamp")),
+    signature: getHeader(headers, "x-slack-signature") as HeaderValue,
+    timestamp: getHeader(headers, "x-slack-request-timestamp") as HeaderValue,
   };
   return withBody(verifySlack(secret, read.body, slack, read.rest), read.body);
 }
@@ -909,8 +954,8 @@ export async function verifyStandardWebhookRequest(
   options?: RequestOptions,
 ): Promise<RequestResult<{ readonly id: string; readonly timestamp: number }>> {
   secretList(secret, standardSecret);
-  clockOptions(stripLimit(options));
-  const read = await readForVerify(request, options, ["toleranceSeconds", "now"]);
+  clockOptions(stripLimit(options), "verifyStandardWebhookRequest");
+  const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifyStandardWebhookRequest");
   if ("ok" in read) return read;
   return withBody(verifyStandardWebhook(secret, read.body, request.headers, read.rest), read.body);
 }

@@ -25,7 +25,7 @@ const macB64url = (alg: JwsAlgorithm, key: Uint8Array, input: string): string =>
 
 /** A compact JWS built by hand: any header and payload text, signed by node:crypto. */
 function handmade(
-  header: string,
+  header: string | Uint8Array,
   payload: string | Uint8Array,
   key: Uint8Array,
   alg: JwsAlgorithm = "HS256",
@@ -417,6 +417,31 @@ describe("malformed tokens", () => {
       refused(verifyJwt(t, KEY32, HS256), "payload_not_json");
       assert.ok(verifyJws(t, KEY32, HS256).ok); // a JWS payload may be anything
     }
+  });
+
+  it("a UTF-8 byte order mark before the header or payload JSON is refused (RFC 8259 8.1)", () => {
+    const bom = (json: string) => Uint8Array.from([0xef, 0xbb, 0xbf, ...Buffer.from(json)]);
+    refused(verifyJwt(handmade(bom('{"alg":"HS256"}'), "{}", KEY32), KEY32, HS256), "malformed");
+    refused(verifyJws(handmade(bom('{"alg":"HS256"}'), "{}", KEY32), KEY32, HS256), "malformed");
+    const payloadBom = handmade('{"alg":"HS256"}', bom('{"sub":"a"}'), KEY32);
+    refused(verifyJwt(payloadBom, KEY32, HS256), "payload_not_json");
+    assert.ok(verifyJws(payloadBom, KEY32, HS256).ok); // a JWS payload is bytes, not JSON
+    assert.ok(verifyJwt(handmade('{"alg":"HS256"}', ' {"sub":"a"}', KEY32), KEY32, HS256).ok);
+  });
+
+  it("options go through the one checker: did-you-mean, the function named", () => {
+    const t = handmade('{"alg":"HS256"}', "{}", KEY32);
+    throwsKeyed(
+      () => verifyJwt(t, KEY32, { algorithms: ["HS256"], leewaySecond: 1 } as never),
+      "BAD_INPUT",
+      /^verifyJwt options: unknown option "leewaySecond" \(did you mean "leewaySeconds"\?\)/,
+    );
+    throwsKeyed(
+      () => verifyJws(t, KEY32, "HS256" as never),
+      "BAD_INPUT",
+      /^verifyJws options must be .*got a string of length 5/,
+    );
+    throwsKeyed(() => verifyJws(42 as never, KEY32, HS256), "BAD_INPUT", /got a number/);
   });
 });
 

@@ -148,7 +148,18 @@ describe("GitHub X-Hub-Signature-256", () => {
       /re-serialized/,
     );
     throwsKeyed(() => verifyGitHub(secret, body, 42 as never), "BAD_INPUT", /^header /);
-    throwsKeyed(() => verifyGitHub(secret, body, [expected] as never), "BAD_INPUT", /^header /);
+    throwsKeyed(() => verifyGitHub(secret, body, [expected, 42] as never), "BAD_INPUT", /^header /);
+  });
+
+  it("reads an array header as the wire does: one value is that value, several are refused", () => {
+    const body = "Hello, World!";
+    assert.deepEqual(verifyGitHub(secret, body, [expected]), { ok: true });
+    refused(verifyGitHub(secret, body, []), "missing_header");
+    refused(verifyGitHub(secret, body, [""]), "missing_header");
+    refused(verifyGitHub(secret, body, [expected, expected]), "malformed_header");
+    const twice = verifyGitHub(secret, body, [expected, `sha256=${"0".repeat(64)}`]);
+    refused(twice, "malformed_header");
+    assert.match(twice.ok ? "" : twice.message, /X-Hub-Signature-256 appears 2 times/);
   });
 });
 
