@@ -4,20 +4,24 @@
  * package, and a sample through the `openssl mac` command when it is installed). See
  * docs/assurance.md, "Fuzzing".
  *
- *   npm run fuzz -- --minutes 10 --seed 1        10 minutes in all, split over the backends
- *   npm run fuzz -- --cases 100000 --seed 1      100,000 cases per algorithm per backend
+ *   npm run fuzz -- --minutes 10 --seed 1        about 10 minutes in all, split over the backends
+ *   npm run fuzz -- --cases 333334 --seed 1 --jobs 2   333,334 cases per algorithm per backend
  *   npm run fuzz -- --algorithms blake3,kmac128 --backends wasm --minutes 1
  *   npm run fuzz -- --seed 1 --backends js --algorithms gmac-aes128 --case 4711   one case, verbose
  *
- * KEYED_BACKEND is read once, when keyed loads, so the parent runs one child process per backend,
- * one after the other (the machine's cores are shared). Every choice comes from a PRNG seeded by
- * (seed, algorithm, case index): a case is reproduced from those three alone, on any backend.
+ * KEYED_BACKEND is read once, when keyed loads, so the work runs in child processes, each on one
+ * backend, --jobs of them at a time (default: the machine's cores). With --cases the work is cut
+ * into units (backend, algorithm, range of case indexes) that the children pull from the parent
+ * over IPC, so the cores stay busy to the end. Every choice comes from a PRNG seeded by
+ * (seed, algorithm, case index) and the size profile (--sizes): a case is reproduced from those
+ * alone, on any backend, whichever child ran it.
  * Only the nonces that tag() draws are random by design; the oracle takes them from the front of
  * the tag. Exit code 1 on any mismatch, or when a child fails.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { createCipheriv, createHmac } from "node:crypto";
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { poly1305 as noblePoly1305 } from "@noble/ciphers/_poly1305.js";
@@ -36,6 +40,8 @@ const BACKENDS = ["js", "wasm", "native"] as const;
 type BackendName = (typeof BACKENDS)[number];
 
 // --- a seeded PRNG -------------------------------------------------------------------------------
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** xoshiro128** (Blackman, Vigna), seeded through splitmix32 from an FNV-1a hash of a label. */
 class Prng {
@@ -77,11 +83,42 @@ class Prng {
     return this.next() / 2 ** 32 < p;
   }
 
+  /** n bytes: each output word little-endian, then the last word's low bytes. */
   bytes(n: number): Bytes {
     const out = new Uint8Array(n);
-    for (let i = 0; i < n; i += 4) {
+    const words = n >>> 2;
+    if (LITTLE_ENDIAN) {
+      // next(), inlined over locals: messages are most of the bytes drawn.
+      const w = new Uint32Array(out.buffer, 0, words);
+      const s = this.s;
+      let [s0, s1, s2, s3] = s;
+      for (let i = 0; i < words; i++) {
+        const x = Math.imul(s1, 5);
+        w[i] = Math.imul((x << 7) | (x >>> 25), 9);
+        const t = s1 << 9;
+        s2 ^= s0;
+        s3 ^= s1;
+        s1 ^= s2;
+        s0 ^= s3;
+        s2 ^= t;
+        s3 = (s3 << 11) | (s3 >>> 21);
+      }
+      s[0] = s0;
+      s[1] = s1;
+      s[2] = s2;
+      s[3] = s3;
+    } else {
+      for (let i = 0; i < words; i++) {
+        const r = this.next();
+        out[4 * i] = r;
+        out[4 * i + 1] = r >>> 8;
+        out[4 * i + 2] = r >>> 16;
+        out[4 * i + 3] = r >>> 24;
+      }
+    }
+    if ((n & 3) !== 0) {
       const r = this.next();
-      for (let j = 0; j < 4 && i + j < n; j++) out[i + j] = r >>> (8 * j);
+      for (let j = 0; j < (n & 3); j++) out[4 * words + j] = r >>> (8 * j);
     }
     return out;
   }
@@ -110,12 +147,24 @@ interface Case {
   explicitNonce: Bytes;
 }
 
-/** Message lengths skewed small, with some past every node:crypto crossover (up to 16 KiB) and to 64 KiB. */
-function messageLength(rng: Prng): number {
+/**
+ * Message length profiles: the share of cases in each size class. Every profile has all four:
+ * small messages, 300 B to 4.2 KiB (the crossovers of src/engine/select.ts from 512 B to 4 KiB),
+ * 4 KiB to 17 KiB (past the highest, 16 KiB) and up to 64 KiB. `light` (the default) spends the
+ * time on many cases, as a million-case run needs; `wide` (the first runs' profile) on big messages.
+ */
+const SIZE_PROFILES = {
+  light: [0.9, 0.98, 0.995],
+  wide: [0.6, 0.85, 0.97],
+} as const;
+type SizeProfile = keyof typeof SIZE_PROFILES;
+
+function messageLength(rng: Prng, profile: SizeProfile): number {
+  const [small, medium, large] = SIZE_PROFILES[profile];
   const r = rng.next() / 2 ** 32;
-  if (r < 0.6) return rng.int(0, 300);
-  if (r < 0.85) return rng.int(300, 4200);
-  if (r < 0.97) return rng.int(4096, 17000);
+  if (r < small) return rng.int(0, 300);
+  if (r < medium) return rng.int(300, 4200);
+  if (r < large) return rng.int(4096, 17000);
   return rng.int(17000, 65536);
 }
 
@@ -140,7 +189,7 @@ function placed(rng: Prng, message: Bytes): Bytes {
   return backing.subarray(offset, offset + message.length);
 }
 
-function makeCase(a: MacAlgorithm, rng: Prng): Case {
+function makeCase(a: MacAlgorithm, rng: Prng, sizes: SizeProfile): Case {
   const options: MacOptions = {};
   let keyLength: number;
   if (a.key.kind === "fixed") keyLength = a.key.length;
@@ -168,7 +217,7 @@ function makeCase(a: MacAlgorithm, rng: Prng): Case {
       ? rng.bytes(rng.int(0, 40))
       : "keyed fuzz ✓".slice(0, rng.int(0, 12));
   }
-  const message = placed(rng, rng.bytes(messageLength(rng)));
+  const message = placed(rng, rng.bytes(messageLength(rng, sizes)));
   const nonceLength = a.nonceLength ?? 0;
   return {
     key: rng.bytes(keyLength),
@@ -206,9 +255,10 @@ const SIP_FILES: Record<string, string> = {
 };
 
 /** The `siphash` package's tag as bytes: its 64-bit value(s) little-endian (as test/engine/wasm-siphash). */
-function sipPackageTag(file: string, key: Bytes, message: Bytes): Bytes {
-  const words = [0, 4, 8, 12].map((o) => Buffer.from(key).readUInt32LE(o));
-  const r = (require(`siphash/lib/${file}.js`) as SipModule).hash(words, message);
+function sipPackageTag(sip: SipModule, key: Bytes, message: Bytes): Bytes {
+  const view = new DataView(key.buffer, key.byteOffset, key.byteLength);
+  const words = [0, 4, 8, 12].map((o) => view.getUint32(o, true));
+  const r = sip.hash(words, message);
   // 64-bit: { h, l }; 128-bit: [second.h, second.l, first.h, first.l].
   const halves = r instanceof Uint32Array ? [r[3], r[2], r[1], r[0]] : [r.l, r.h];
   const b = Buffer.alloc(4 * halves.length);
@@ -246,7 +296,8 @@ function oracleFor(name: MacName): Oracle | undefined {
   if (name.startsWith("cmac-")) return ({ key, message }) => cmacOracle(key, message);
   if (name.startsWith("gmac-")) return ({ key, message, nonce }) => gcmTag(key, nonce, message);
   if (SIP_FILES[name] !== undefined) {
-    return ({ key, message }) => sipPackageTag(SIP_FILES[name], key, message);
+    const sip = require(`siphash/lib/${SIP_FILES[name]}.js`) as SipModule;
+    return ({ key, message }) => sipPackageTag(sip, key, message);
   }
   switch (name) {
     case "poly1305":
@@ -349,8 +400,12 @@ function streamed(m: Mac, message: Bytes, chunks: number[]) {
 }
 
 function sameBytes(a: Bytes, b: Bytes): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
+
+const utf8 = new TextEncoder();
 
 /** Runs every check of one case; returns what disagreed (empty when all agreed). */
 function runCase(
@@ -364,7 +419,7 @@ function runCase(
   const nonceLength = a.nonceLength ?? 0;
   const customization =
     typeof c.options.customization === "string"
-      ? new TextEncoder().encode(c.options.customization)
+      ? utf8.encode(c.options.customization)
       : (c.options.customization ?? new Uint8Array(0));
   // A one-time key (Poly1305) serves one use: a fresh Mac for every use.
   let shared: Mac | undefined;
@@ -378,6 +433,8 @@ function runCase(
       problems.push({ check: label, detail: `threw ${String(error)}` });
     }
   };
+  // Without a nonce the oracle's answer depends on the case alone: computed once, compared twice.
+  let sameForAll: Bytes | undefined;
   /** Checks nonce ‖ tag against the oracle, with the nonce it carries. */
   const againstOracle = (tag: Bytes): string | undefined => {
     if (tag.length !== nonceLength + c.authLength) return `length ${tag.length}`;
@@ -389,7 +446,10 @@ function runCase(
       authLength: c.authLength,
       customization,
     };
-    const want = oracle(input).subarray(0, c.authLength);
+    const want =
+      nonceLength === 0
+        ? (sameForAll ??= oracle(input).subarray(0, c.authLength))
+        : oracle(input).subarray(0, c.authLength);
     const got = tag.subarray(nonceLength);
     return sameBytes(got, want) ? undefined : `keyed ${hexOf(got)}, oracle ${hexOf(want)}`;
   };
@@ -453,33 +513,53 @@ function runCase(
   return problems;
 }
 
-// --- the child: one backend ----------------------------------------------------------------------
+// --- the child: one backend, the units the parent hands it ---------------------------------------
 
 interface AlgorithmReport {
   algorithm: string;
   cases: number;
   opensslCases: number;
   seconds: number;
+  /**
+   * CPU time of the child process (all its threads) over those cases: the unit's CPU time shared
+   * by the algorithms in proportion to their wall time (process.cpuUsage per case costs ~10 %).
+   */
+  cpuSeconds: number;
+  /** Every mismatch counted; the first few of them kept. */
+  mismatchCount: number;
   mismatches: { index: number; check: string; detail: string }[];
 }
 
-interface ChildReport {
-  backend: string;
-  algorithms: AlgorithmReport[];
+/** Mismatches kept per algorithm and backend (all are counted). */
+const KEPT_MISMATCHES = 10;
+
+/** A piece of work: cases [start, end) of some algorithms, taking turns, on one backend. */
+interface Unit {
+  backend: BackendName;
+  algorithms: MacName[];
+  start: number;
+  end: number;
+  /** Time limit of this unit. */
+  seconds: number;
+  /** Print each case's inputs and outcome (--case). */
+  verbose: boolean;
 }
+
+type ToChild = { type: "unit"; unit: Unit } | { type: "stop" };
+type FromChild =
+  | { type: "ready"; backend: string }
+  | { type: "result"; backend: string; reports: AlgorithmReport[] };
 
 interface Settings {
   seed: string;
-  seconds: number;
-  cases: number;
-  algorithms: MacName[];
+  sizes: SizeProfile;
   opensslEvery: number;
-  only: number | undefined;
 }
 
 /** A mismatch's one-line reproducer. */
 function reproducer(s: Settings, backend: string, algorithm: string, index: number): string {
-  return `npm run fuzz -- --seed ${s.seed} --backends ${backend} --algorithms ${algorithm} --case ${index}`;
+  const sizes = s.sizes === "light" ? "" : ` --sizes ${s.sizes}`;
+  return `npm run fuzz -- --seed ${s.seed}${sizes} --backends ${backend} --algorithms ${algorithm} --case ${index}`;
 }
 
 function describeCase(c: Case): string {
@@ -492,101 +572,173 @@ function describeCase(c: Case): string {
   ].join("\n  ");
 }
 
+function newReport(algorithm: string): AlgorithmReport {
+  return {
+    algorithm,
+    cases: 0,
+    opensslCases: 0,
+    seconds: 0,
+    cpuSeconds: 0,
+    mismatchCount: 0,
+    mismatches: [],
+  };
+}
+
+/** Runs one unit; the mismatches are also printed, with reproducers, as they are found. */
+function runUnit(s: Settings, backend: string, unit: Unit): AlgorithmReport[] {
+  const openssl = opensslPresent && s.opensslEvery > 0;
+  const plans = unit.algorithms.map((name) => {
+    const oracle = oracleFor(name);
+    if (oracle === undefined) throw new Error(`no oracle for ${name}: add one to scripts/fuzz.ts`);
+    return { name, algorithm: macAlgorithm(name), oracle, report: newReport(name) };
+  });
+  const deadline = performance.now() + unit.seconds * 1000;
+  const wallStart = performance.now();
+  const cpuStart = process.cpuUsage();
+  let lastProgress = performance.now();
+  // Round robin, one case per algorithm, so that a time limit spreads over all of them.
+  for (let index = unit.start; index < unit.end && performance.now() < deadline; index++) {
+    for (const p of plans) {
+      const sampled = openssl && (unit.verbose || index % s.opensslEvery === 0);
+      const started = performance.now();
+      const c = makeCase(p.algorithm, new Prng(`${s.seed}:${p.name}:${index}`), s.sizes);
+      if (unit.verbose)
+        console.error(`${p.name} case ${index} on ${backend}:\n  ${describeCase(c)}`);
+      const problems = runCase(p.name, p.algorithm, p.oracle, c, sampled);
+      p.report.seconds += (performance.now() - started) / 1000;
+      p.report.cases++;
+      if (sampled) p.report.opensslCases++;
+      if (unit.verbose && problems.length === 0) console.error("  every check agreed");
+      for (const m of problems) {
+        p.report.mismatchCount++;
+        if (p.report.mismatches.length < KEPT_MISMATCHES) {
+          p.report.mismatches.push({ index, ...m });
+          console.error(`MISMATCH ${backend} ${p.name} case ${index}, ${m.check}: ${m.detail}`);
+          console.error(`  reproduce: ${reproducer(s, backend, p.name, index)}`);
+        }
+      }
+    }
+    if (plans.length > 1 && performance.now() - lastProgress > 10_000) {
+      lastProgress = performance.now();
+      console.error(`  ${backend}: ${index + 1} cases per algorithm`);
+    }
+  }
+  const cpu = process.cpuUsage(cpuStart);
+  const wall = (performance.now() - wallStart) / 1000;
+  const cpuShare = wall > 0 ? (cpu.user + cpu.system) / 1e6 / wall : 0;
+  for (const p of plans) p.report.cpuSeconds = p.report.seconds * cpuShare;
+  return plans.map((p) => p.report);
+}
+
 async function child(s: Settings): Promise<void> {
   await sodium.ready;
   const backend = FORCED_BACKEND ?? "auto";
-  const plans = s.algorithms.map((name) => {
-    const oracle = oracleFor(name);
-    if (oracle === undefined) throw new Error(`no oracle for ${name}: add one to scripts/fuzz.ts`);
-    const report: AlgorithmReport = {
-      algorithm: name,
-      cases: 0,
-      opensslCases: 0,
-      seconds: 0,
-      mismatches: [],
-    };
-    return { name, algorithm: macAlgorithm(name), oracle, report };
-  });
-  const openssl = opensslPresent && s.opensslEvery > 0;
-  if (s.only !== undefined) {
-    for (const p of plans) {
-      const c = makeCase(p.algorithm, new Prng(`${s.seed}:${p.name}:${s.only}`));
-      console.error(`${p.name} case ${s.only} on ${backend}:\n  ${describeCase(c)}`);
-      const problems = runCase(p.name, p.algorithm, p.oracle, c, openssl);
-      for (const m of problems) console.error(`  MISMATCH ${m.check}: ${m.detail}`);
-      if (problems.length === 0) console.error("  every check agreed");
-      p.report.cases = 1;
-      p.report.mismatches = problems.map((m) => ({ index: s.only as number, ...m }));
+  const send = (m: FromChild) => process.send?.(m);
+  process.on("message", (m: ToChild) => {
+    if (m.type === "stop") {
+      process.disconnect();
+      return;
     }
-  } else {
-    const deadline = performance.now() + s.seconds * 1000;
-    let lastProgress = performance.now();
-    // Round robin, one case per algorithm, so that a time limit spreads over all of them.
-    for (let index = 0; index < s.cases && performance.now() < deadline; index++) {
-      for (const p of plans) {
-        const sampled = openssl && index % s.opensslEvery === 0;
-        const started = performance.now();
-        const c = makeCase(p.algorithm, new Prng(`${s.seed}:${p.name}:${index}`));
-        const problems = runCase(p.name, p.algorithm, p.oracle, c, sampled);
-        p.report.seconds += (performance.now() - started) / 1000;
-        p.report.cases++;
-        if (sampled) p.report.opensslCases++;
-        for (const m of problems) {
-          p.report.mismatches.push({ index, ...m });
-          if (p.report.mismatches.length <= 3) {
-            console.error(`MISMATCH ${backend} ${p.name} case ${index}, ${m.check}: ${m.detail}`);
-            console.error(`  reproduce: ${reproducer(s, backend, p.name, index)}`);
-          }
-        }
-      }
-      if (performance.now() - lastProgress > 10_000) {
-        lastProgress = performance.now();
-        console.error(`  ${backend}: ${index + 1} cases per algorithm`);
-      }
+    send({ type: "result", backend, reports: runUnit(s, backend, m.unit) });
+  });
+  send({ type: "ready", backend });
+}
+
+// --- the parent: the units, the children, and the report -----------------------------------------
+
+/** Cases of one algorithm in a --cases unit: small enough to balance the cores at the end. */
+const UNIT_CASES = 20_000;
+
+class Totals {
+  private readonly byKey = new Map<string, AlgorithmReport>();
+
+  add(backend: string, r: AlgorithmReport): void {
+    const key = `${backend}:${r.algorithm}`;
+    const t = this.byKey.get(key) ?? newReport(r.algorithm);
+    this.byKey.set(key, t);
+    t.cases += r.cases;
+    t.opensslCases += r.opensslCases;
+    t.seconds += r.seconds;
+    t.cpuSeconds += r.cpuSeconds;
+    t.mismatchCount += r.mismatchCount;
+    for (const m of r.mismatches) {
+      if (t.mismatches.length < KEPT_MISMATCHES) t.mismatches.push(m);
     }
   }
-  const report: ChildReport = { backend, algorithms: plans.map((p) => p.report) };
-  console.log(JSON.stringify(report));
+
+  get(backend: string, algorithm: string): AlgorithmReport | undefined {
+    return this.byKey.get(`${backend}:${algorithm}`);
+  }
 }
 
-// --- the parent: one child per backend, and the report -------------------------------------------
-
-function runChild(backend: BackendName, args: string[]): Promise<ChildReport> {
-  return new Promise((resolve, reject) => {
+/**
+ * One child process on `backend`: it takes that backend's units from `pending` until none is left.
+ * Resolves false when it failed (a unit it had was lost: the run is incomplete).
+ */
+function runChild(
+  backend: BackendName,
+  pending: Unit[],
+  deadline: number,
+  totals: Totals,
+  childArgs: string[],
+): Promise<boolean> {
+  return new Promise((resolve) => {
     const script = fileURLToPath(import.meta.url);
-    const proc = spawn(process.execPath, [...process.execArgv, script, ...args, "--child"], {
+    const proc = spawn(process.execPath, [...process.execArgv, script, ...childArgs, "--child"], {
       env: { ...process.env, KEYED_BACKEND: backend },
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      // Structured clone: units carry Infinity, which JSON would turn into null.
+      serialization: "advanced",
     });
-    let out = "";
-    proc.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-    });
-    proc.on("error", reject);
-    proc.on("close", (code) => {
-      const last = out.trim().split("\n").pop() ?? "";
-      try {
-        if (code !== 0) throw new Error(`exit code ${code}`);
-        const report = JSON.parse(last) as ChildReport;
-        if (report.backend !== backend) throw new Error(`ran on ${report.backend}`);
-        resolve(report);
-      } catch (error) {
-        reject(new Error(`the ${backend} child failed: ${String(error)}`));
+    let held: Unit | undefined;
+    let failure: string | undefined;
+    const handOut = () => {
+      const i = pending.findIndex((u) => u.backend === backend);
+      held = i < 0 ? undefined : pending.splice(i, 1)[0];
+      if (held === undefined) {
+        proc.send({ type: "stop" } satisfies ToChild);
+        return;
       }
+      const left = Math.max(0, (deadline - performance.now()) / 1000);
+      const unit = { ...held, seconds: Math.min(held.seconds, left) };
+      proc.send({ type: "unit", unit } satisfies ToChild);
+    };
+    proc.on("message", (m: FromChild) => {
+      if (m.backend !== backend) {
+        failure = `ran on ${m.backend}`;
+        proc.kill();
+        return;
+      }
+      if (m.type === "result") {
+        for (const r of m.reports) totals.add(backend, r);
+        held = undefined;
+      }
+      handOut();
+    });
+    proc.on("error", (error) => {
+      failure = String(error);
+    });
+    proc.on("close", (code) => {
+      if (code !== 0) failure ??= `exit code ${code}`;
+      if (held !== undefined) failure ??= "exited with a unit unfinished";
+      if (failure !== undefined) console.error(`a ${backend} child failed: ${failure}`);
+      resolve(failure === undefined);
     });
   });
 }
 
-function table(reports: ChildReport[]): string {
+function table(backends: readonly string[], algorithms: readonly string[], totals: Totals): string {
   const rows = [
-    "| algorithm | backend | cases | cases/s | openssl cases | mismatches |",
-    "| --- | --- | ---: | ---: | ---: | ---: |",
+    "| algorithm | backend | cases | cases/s | cases/CPU s | openssl cases | mismatches |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
   ];
-  for (const r of reports) {
-    for (const a of r.algorithms) {
-      const rate = a.seconds > 0 ? (a.cases / a.seconds).toFixed(0) : "-";
+  for (const backend of backends) {
+    for (const algorithm of algorithms) {
+      const a = totals.get(backend, algorithm);
+      if (a === undefined) continue;
+      const rate = (s: number) => (s > 0 ? (a.cases / s).toFixed(0) : "-");
       rows.push(
-        `| ${a.algorithm} | ${r.backend} | ${a.cases} | ${rate} | ${a.opensslCases} | ${a.mismatches.length} |`,
+        `| ${a.algorithm} | ${backend} | ${a.cases} | ${rate(a.seconds)} | ${rate(a.cpuSeconds)} | ${a.opensslCases} | ${a.mismatchCount} |`,
       );
     }
   }
@@ -602,7 +754,9 @@ async function main(): Promise<void> {
       algorithms: { type: "string" },
       backends: { type: "string" },
       case: { type: "string" },
-      "openssl-every": { type: "string", default: "50" },
+      sizes: { type: "string", default: "light" },
+      jobs: { type: "string" },
+      "openssl-every": { type: "string", default: "2000" },
       child: { type: "boolean", default: false },
     },
   });
@@ -613,6 +767,16 @@ async function main(): Promise<void> {
       throw new Error(`--${flag} must be a number ≥ 0, not ${text}`);
     return n;
   };
+  if (!Object.hasOwn(SIZE_PROFILES, values.sizes)) {
+    throw new Error(`--sizes: ${values.sizes} is none of ${Object.keys(SIZE_PROFILES).join(", ")}`);
+  }
+  const settings: Settings = {
+    seed: values.seed ?? String(Math.floor(Math.random() * 2 ** 31)),
+    sizes: values.sizes as SizeProfile,
+    opensslEvery: Math.floor(number(values["openssl-every"], "openssl-every", 2000)),
+  };
+  if (values.child) return child(settings);
+
   const all = macNames();
   const algorithms = (values.algorithms?.split(",") ?? all) as MacName[];
   for (const a of algorithms) {
@@ -629,61 +793,104 @@ async function main(): Promise<void> {
       "say when to stop: --minutes N (in all), --cases N (per algorithm), or --case I",
     );
   }
-  const seed = values.seed ?? String(Math.floor(Math.random() * 2 ** 31));
+  const jobs = Math.max(1, Math.floor(number(values.jobs, "jobs", availableParallelism())));
   const minutes = number(values.minutes, "minutes", Number.POSITIVE_INFINITY);
-  const settings: Settings = {
-    seed,
-    // --minutes is the whole run's budget, shared equally by the backends.
-    seconds: values.child ? minutes * 60 : (minutes * 60) / backends.length,
-    cases: number(values.cases, "cases", Number.POSITIVE_INFINITY),
-    algorithms,
-    opensslEvery: number(values["openssl-every"], "openssl-every", 50),
-    only: values.case === undefined ? undefined : number(values.case, "case", 0),
-  };
-  if (values.child) return child(settings);
+  const cases = Math.floor(number(values.cases, "cases", Number.POSITIVE_INFINITY));
 
+  const pending: Unit[] = [];
+  const unit = (backend: BackendName, names: MacName[], start: number, end: number) => ({
+    backend,
+    algorithms: names,
+    start,
+    end,
+    seconds: Number.POSITIVE_INFINITY,
+    verbose: false,
+  });
+  if (values.case !== undefined) {
+    const only = Math.floor(number(values.case, "case", 0));
+    for (const b of backends)
+      pending.push({ ...unit(b, algorithms, only, only + 1), verbose: true });
+  } else if (Number.isFinite(cases)) {
+    // Chunk by chunk, every backend and algorithm: a run cut short by --minutes stays even.
+    for (let start = 0; start < cases; start += UNIT_CASES) {
+      for (const b of backends) {
+        for (const a of algorithms)
+          pending.push(unit(b, [a], start, Math.min(cases, start + UNIT_CASES)));
+      }
+    }
+  } else {
+    // --minutes alone: one unit per backend, and --minutes of wall time for them all.
+    const waves = Math.ceil(backends.length / jobs);
+    for (const b of backends) {
+      pending.push({
+        ...unit(b, algorithms, 0, Number.POSITIVE_INFINITY),
+        seconds: (minutes * 60) / waves,
+      });
+    }
+  }
+  // With --cases and --minutes, each unit gets the time left when it starts.
+  const deadline = Number.isFinite(cases)
+    ? performance.now() + minutes * 60_000
+    : Number.POSITIVE_INFINITY;
+
+  const units = pending.length;
   console.error(
-    `seed ${seed}; ${algorithms.length} algorithms on ${backends.join(", ")}; ` +
-      `openssl ${opensslPresent ? `every ${settings.opensslEvery}th case` : "not found"}`,
+    `seed ${settings.seed}; ${algorithms.length} algorithms on ${backends.join(", ")}; ` +
+      `sizes ${settings.sizes}; ${jobs} jobs, ${units} units; ` +
+      `openssl ${opensslPresent ? (settings.opensslEvery > 0 ? `every ${settings.opensslEvery}th case` : "off") : "not found"}`,
   );
-  const args = [
+  const childArgs = [
     "--seed",
-    seed,
-    "--algorithms",
-    algorithms.join(","),
+    settings.seed,
+    "--sizes",
+    settings.sizes,
     "--openssl-every",
     String(settings.opensslEvery),
   ];
-  if (Number.isFinite(settings.seconds)) args.push("--minutes", String(settings.seconds / 60));
-  if (values.cases !== undefined) args.push("--cases", values.cases);
-  if (values.case !== undefined) args.push("--case", values.case);
   const started = performance.now();
-  const reports: ChildReport[] = [];
+  const totals = new Totals();
   let failed = false;
-  for (const backend of backends) {
-    try {
-      reports.push(await runChild(backend, args));
-    } catch (error) {
-      console.error(String(error));
-      failed = true;
+  const progress = setInterval(() => {
+    const done = units - pending.length;
+    const minutesIn = ((performance.now() - started) / 60_000).toFixed(1);
+    console.error(`  ${minutesIn} min: ${done} of ${units} units handed out`);
+  }, 60_000);
+  const slot = async () => {
+    while (pending.length > 0) {
+      if (!(await runChild(pending[0].backend, pending, deadline, totals, childArgs)))
+        failed = true;
     }
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, units) }, slot));
+  clearInterval(progress);
+
   const elapsed = (performance.now() - started) / 1000;
-  console.log(`${table(reports)}\n\nseed ${seed}, ${elapsed.toFixed(0)} s in all`);
+  console.log(
+    `${table(backends, algorithms, totals)}\n\nseed ${settings.seed}, ${elapsed.toFixed(0)} s in all`,
+  );
   let mismatches = 0;
-  for (const r of reports) {
-    for (const a of r.algorithms) {
-      for (const m of a.mismatches) {
-        mismatches++;
-        console.log(
-          `MISMATCH ${r.backend} ${a.algorithm} case ${m.index}, ${m.check}: ${m.detail}`,
-        );
-        console.log(`  reproduce: ${reproducer(settings, r.backend, a.algorithm, m.index)}`);
+  let total = 0;
+  const perAlgorithm: number[] = [];
+  for (const a of algorithms) {
+    let n = 0;
+    for (const b of backends) {
+      const r = totals.get(b, a);
+      if (r === undefined) continue;
+      n += r.cases;
+      mismatches += r.mismatchCount;
+      for (const m of r.mismatches) {
+        console.log(`MISMATCH ${b} ${a} case ${m.index}, ${m.check}: ${m.detail}`);
+        console.log(`  reproduce: ${reproducer(settings, b, a, m.index)}`);
       }
     }
+    total += n;
+    perAlgorithm.push(n);
   }
-  const total = reports.reduce((n, r) => n + r.algorithms.reduce((k, a) => k + a.cases, 0), 0);
-  console.log(`${total} cases, ${mismatches} mismatches${failed ? ", and a child failed" : ""}.`);
+  const fewest = Math.min(...perAlgorithm);
+  console.log(
+    `${total} cases (at least ${fewest} per algorithm over the backends), ` +
+      `${mismatches} mismatches${failed ? ", and a child failed" : ""}.`,
+  );
   if (mismatches > 0 || failed) process.exitCode = 1;
 }
 
