@@ -5,6 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { inspect } from "node:util";
+import { encodeFields, encodeFieldsTuple } from "../../src/core/fields.js";
 import {
   ABSOLUTE_MIN_TAG_LENGTH,
   type KeyRule,
@@ -67,7 +69,11 @@ describe("key rules at their boundaries", () => {
     assert.equal(new PreparedMac(a, new Uint8Array(31), { allowShortKeys: true }).tagLength, 16);
   });
   it("the default minimum is exactly 16 bytes", () => {
-    throwsKeyed(() => new PreparedMac(toy(), new Uint8Array(15)), "KEY_TOO_SHORT", /16 bytes/);
+    throwsKeyed(
+      () => new PreparedMac(toy(), new Uint8Array(15)),
+      "KEY_TOO_SHORT",
+      /16 bytes \(128 bits\); got 15/,
+    );
     assert.equal(new PreparedMac(toy(), new Uint8Array(16)).tagLength, 16);
   });
   it("allowShortKeys and allowShortTags must be booleans", () => {
@@ -97,7 +103,11 @@ describe("tag rules at their boundaries", () => {
         /may be 16, 15, 14, 13, 12, 8, 4 bytes/,
       );
     }
-    throwsKeyed(() => new PreparedMac(a, key16, { tagLength: 8 }), "TAG_LENGTH", /allowShortTags/);
+    throwsKeyed(
+      () => new PreparedMac(a, key16, { tagLength: 8 }),
+      "TAG_LENGTH",
+      /shorter than 12 bytes need allowShortTags.*probability 2\^-64\./,
+    );
     assert.equal(new PreparedMac(a, key16, { tagLength: 8, allowShortTags: true }).tagLength, 8);
   });
   it("the maximum itself is accepted and one more is not", () => {
@@ -169,6 +179,43 @@ describe("nonce-carrying MACs", () => {
     assert.equal(m.verify(message, digestOut), true);
     throwsKeyed(() => m.tag(message, new Uint8Array(16)), "BAD_INPUT", /exactly tagLength \(28\)/);
     throwsKeyed(() => m.stream().digest(new Uint8Array(29)), "BAD_INPUT", /exactly/);
+  });
+});
+
+describe("nonces in streams", () => {
+  it("a stream's digest carries a fresh nonce too, which verify reads back", () => {
+    const m = new PreparedMac(toy({ nonceLength: 12 }), key16);
+    const d1 = m.stream().update(message).digest();
+    const d2 = m.stream().update(message).digest();
+    assert.notDeepEqual(d1.subarray(0, 12), d2.subarray(0, 12));
+    assert.ok(d1.subarray(0, 12).some((b) => b !== 0));
+    const zeroNonce = d1.slice();
+    zeroNonce.fill(0, 0, 12);
+    assert.equal(m.verify(message, d1), true);
+    assert.equal(m.verify(message, zeroNonce), false);
+  });
+});
+
+describe("field encodings", () => {
+  it('tagFields uses the TupleHash form when the algorithm says "tuple", keyed\'s own otherwise', () => {
+    const fields = ["a", Uint8Array.of(1, 2)];
+    const tuple = new PreparedMac(toy({ fieldEncoding: "tuple" }), key16);
+    assert.deepEqual(tuple.tagFields("p", fields), tuple.tag(encodeFieldsTuple("p", fields)));
+    assert.equal(tuple.verifyFields("p", fields, tuple.tag(encodeFieldsTuple("p", fields))), true);
+    const own = new PreparedMac(toy(), key16);
+    assert.deepEqual(own.tagFields("p", fields), own.tag(encodeFields("p", fields)));
+    assert.notDeepEqual(encodeFields("p", fields).length, encodeFieldsTuple("p", fields).length);
+  });
+});
+
+describe("printing", () => {
+  it("a Mac prints and serializes its name and tag length, never its key", () => {
+    const m = new PreparedMac(toy({ tag: { full: 16 } }), key16, { tagLength: 12 });
+    assert.equal(
+      JSON.stringify(m),
+      '{"algorithm":"hmac-sha256","tagLength":12,"key":"[redacted]"}',
+    );
+    assert.match(inspect(m), /^PreparedMac \{.*algorithm: 'hmac-sha256'.*tagLength: 12/s);
   });
 });
 
