@@ -52,6 +52,10 @@ describe("Verifier budget edges", () => {
     throwsKeyed(() => new Verifier(null as never), "BAD_INPUT", /Mac/);
     throwsKeyed(() => new Verifier({ verify: 1 } as never), "BAD_INPUT", /Mac/);
   });
+  it("a nonce MAC's budget counts the tag proper, not the nonce", () => {
+    const g = mac("gmac-aes128", key.subarray(0, 16), { tagLength: 4, allowShortTags: true });
+    assert.equal(new Verifier(g).maxFailures, 2 ** 16);
+  });
   it("verifyFields counts wrong tags and accepts right ones", () => {
     const m = mac("hmac-sha256", key);
     const v = new Verifier(m, { maxFailures: 5 });
@@ -105,6 +109,17 @@ describe("ReplayWindow edges", () => {
       assert.equal(w.newest, top);
     }
     assert.equal(new ReplayWindow().newest, undefined);
+  });
+  it("counter 0 is remembered after small and block-crossing moves", () => {
+    const w = new ReplayWindow({ size: 64 });
+    assert.equal(w.accept(0n), true);
+    assert.equal(w.newest, 0n);
+    assert.equal(w.accept(40n), true);
+    assert.equal(w.accept(0n), false, "0 is in the window and was seen");
+    const v = new ReplayWindow({ size: 64 });
+    assert.equal(v.accept(1000n), true);
+    assert.equal(v.accept(1001n), true);
+    assert.equal(v.accept(1000n), false, "a one-step move keeps the current block");
   });
   it("a jump of exactly the ring clears every old bit, and counter 0 is a counter", () => {
     const w = new ReplayWindow({ size: 32 });

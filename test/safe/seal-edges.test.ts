@@ -99,7 +99,7 @@ describe("seal/open edges", () => {
     const at = (now: number, maxAgeSeconds: number, clockSkewSeconds = 0) =>
       open(key, token, { purpose: "p", now, maxAgeSeconds, clockSkewSeconds });
     assert.equal(at(T + 60, 60).timestamp, T);
-    throwsKeyed(() => at(T + 61, 60), "EXPIRED", /61 s old; at most 60 s/);
+    throwsKeyed(() => at(T + 61, 60), "EXPIRED", /token is 61 s old; at most 60 s/);
     assert.equal(at(T + 65, 60, 5).timestamp, T);
     throwsKeyed(() => at(T + 66, 60, 5), "EXPIRED");
     assert.equal(at(T, 0).timestamp, T);
@@ -111,11 +111,28 @@ describe("seal/open edges", () => {
     const at = (now: number, clockSkewSeconds?: number) =>
       open(key, token, { purpose: "p", now, clockSkewSeconds });
     assert.equal(at(T).timestamp, T);
-    throwsKeyed(() => at(T - 1), "NOT_YET_VALID", /1 s in the future; the allowed skew is 0 s/);
+    throwsKeyed(
+      () => at(T - 1),
+      "NOT_YET_VALID",
+      /dated 1 s in the future; the allowed skew is 0 s/,
+    );
     assert.equal(at(T - 5, 5).timestamp, T);
     throwsKeyed(() => at(T - 6, 5), "NOT_YET_VALID");
     // Without a timestamp there is nothing to be early or late.
     assert.ok(open(key, seal(key, payload, { purpose: "p" }), { purpose: "p", now: 0 }));
+  });
+
+  it("without `now`, open reads the system clock in seconds", () => {
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const token = seal(key, payload, { purpose: "p", timestamp: nowSeconds });
+    assert.equal(open(key, token, { purpose: "p", maxAgeSeconds: 60 }).timestamp, nowSeconds);
+    const old = seal(key, payload, { purpose: "p", timestamp: nowSeconds - 120 });
+    throwsKeyed(() => open(key, old, { purpose: "p", maxAgeSeconds: 60 }), "EXPIRED");
+  });
+
+  it("open without options is BAD_INPUT, not a TypeError", () => {
+    const token = seal(key, payload, { purpose: "p" });
+    throwsKeyed(() => open(key, token, undefined as never), "BAD_INPUT", /open takes options/);
   });
 
   it("time options must be finite, non-negative numbers", () => {
