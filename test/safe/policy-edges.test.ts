@@ -121,6 +121,12 @@ describe("ReplayWindow edges", () => {
     assert.equal(v.accept(1001n), true);
     assert.equal(v.accept(1000n), false, "a one-step move keeps the current block");
   });
+  it("the ring keeps 32 spare bits: moving into a new block keeps the window's oldest counters", () => {
+    const w = new ReplayWindow(); // 1024
+    assert.equal(w.accept(10n), true);
+    assert.equal(w.accept(1029n), true);
+    assert.equal(w.accept(10n), false, "1029 - 10 < 1024: still in the window, and seen");
+  });
   it("a jump of exactly the ring clears every old bit, and counter 0 is a counter", () => {
     const w = new ReplayWindow({ size: 32 });
     assert.equal(w.accept(0n), true);
