@@ -117,7 +117,7 @@ export const gmacSuite: Suite = {
   allocation,
   notes: [
     '"keyed prepared" is the safe `mac("gmac-aes128", key).tag(msg, out)`: it draws a fresh random',
-    "12-byte nonce for every tag (from keyed's nonce pool) and returns nonce ‖ tag. The peers are",
+    "12-byte nonce for every tag (drawn from the system at use) and returns nonce ‖ tag. The peers are",
     'given a fixed nonce, so the like-for-like row is "keyed kernel prepared": the same prepared',
     "`GmacKernel` (AES schedule and H computed once) with a fixed nonce and no random draw.",
     '"keyed hazmat one-shot" is `gmac(key, nonce, message)` from keyed/hazmat, which sets the key up',
