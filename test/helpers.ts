@@ -75,3 +75,56 @@ export function cmacOracle(key: Uint8Array, message: Uint8Array): Uint8Array {
     .update(padded);
   return new Uint8Array(cbc.subarray(cbc.length - 16));
 }
+
+/** Wall and user-CPU milliseconds of one call. */
+function timeOnce(run: () => unknown): { wall: number; cpu: number } {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  run();
+  return { wall: performance.now() - start, cpu: process.cpuUsage(cpu).user / 1000 };
+}
+
+/**
+ * Asserts that time grows at most linearly: `large` (10x the input of `small`) takes under `bound`
+ * (default 25) times as long as `small`, by wall time or by user CPU time. Each side keeps its
+ * fastest of `repeats` interleaved runs, so both see the same load on a shared machine; a round
+ * over the bound is measured again, up to three rounds. A quadratic step (100x) fails every round.
+ */
+export function assertLinearTime(
+  what: string,
+  small: () => unknown,
+  large: () => unknown,
+  options: { repeats?: number; bound?: number; diagnostic?: (message: string) => void } = {},
+): void {
+  const { repeats = 3, bound = 25, diagnostic } = options;
+  small(); // warm up the code paths
+  const seen: string[] = [];
+  for (let round = 0; round < 3; round++) {
+    const best = {
+      small: { wall: Infinity, cpu: Infinity },
+      large: { wall: Infinity, cpu: Infinity },
+    };
+    for (let i = 0; i < repeats; i++) {
+      for (const [side, run] of [
+        ["small", small],
+        ["large", large],
+      ] as const) {
+        const t = timeOnce(run);
+        best[side].wall = Math.min(best[side].wall, t.wall);
+        best[side].cpu = Math.min(best[side].cpu, t.cpu);
+      }
+    }
+    // A floor of 1 ms on the small side: timer granularity is not growth.
+    const wall = best.large.wall / Math.max(best.small.wall, 1);
+    const cpu = best.large.cpu / Math.max(best.small.cpu, 1);
+    seen.push(
+      `${best.small.wall.toFixed(1)} vs ${best.large.wall.toFixed(1)} ms wall (${wall.toFixed(1)}x), ` +
+        `${cpu.toFixed(1)}x CPU`,
+    );
+    if (Math.min(wall, cpu) < bound) {
+      diagnostic?.(`${what}: ${seen.join("; ")}`);
+      return;
+    }
+  }
+  assert.fail(`${what}: 10x the input took over ${bound}x the time: ${seen.join("; ")}`);
+}

@@ -14,6 +14,7 @@ import {
   verifyJws,
   verifyJwt,
 } from "../../src/protocols/jwt.js";
+import { assertLinearTime } from "../helpers.js";
 
 const KEY = Uint8Array.from({ length: 64 }, (_, i) => i * 13 + 5);
 const ALL = { algorithms: ["HS256", "HS384", "HS512"] as JwsAlgorithm[] };
@@ -179,28 +180,9 @@ describe("(b) a validly made token is accepted; one changed character is refused
 
 const MB = 1024 * 1024;
 
-/** As in webhooks-properties: best of interleaved runs, up to three rounds, under 20x for 10x. */
+/** Time for a 1 MB and a 10 MB field: linear (assertLinearTime). */
 function linear(name: string, make: (bytes: number) => () => unknown): void {
-  const small = make(MB);
-  const large = make(10 * MB);
-  small();
-  const timed = (fn: () => unknown) => {
-    const start = performance.now();
-    fn();
-    return performance.now() - start;
-  };
-  let report = "";
-  for (let round = 0; round < 3; round++) {
-    let t1 = Number.POSITIVE_INFINITY;
-    let t10 = Number.POSITIVE_INFINITY;
-    for (let rep = 0; rep < 2; rep++) {
-      t1 = Math.min(t1, timed(small), timed(small));
-      t10 = Math.min(t10, timed(large));
-    }
-    if (t10 / Math.max(t1, 1) < 20) return;
-    report += ` [${t1.toFixed(1)} ms, ${t10.toFixed(1)} ms]`;
-  }
-  assert.fail(`${name}: time for 1 MB and 10 MB, per round:${report}`);
+  assertLinearTime(name, make(MB), make(10 * MB));
 }
 
 describe("(c) time grows at most linearly with the token", () => {

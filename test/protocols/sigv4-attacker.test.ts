@@ -6,10 +6,9 @@
  * (b) any change to a signed part of a validly signed request is refused, and validly signed
  *     requests are accepted;
  * (c) time grows at most linearly with an attacker-controlled field's length: one 10 MB field takes
- *     less than 30 times one 1 MB field (wall time, performance.now, best of two).
+ *     less than 25 times one 1 MB field (assertLinearTime in test/helpers.ts).
  */
 import assert from "node:assert/strict";
-import { performance } from "node:perf_hooks";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import {
@@ -20,6 +19,7 @@ import {
   signRequest,
   verifyRequest,
 } from "../../src/protocols/sigv4.js";
+import { assertLinearTime } from "../helpers.js";
 
 const ACCESS_KEY_ID = "AKIDEXAMPLE";
 const SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY";
@@ -408,21 +408,6 @@ describe("SigV4 attacker (b): a changed signed request is refused; a signed one 
 
 // --- (c) --------------------------------------------------------------------------------------------
 
-/** The best of `runs` timings of `fn`: wall time (performance.now) and this process's CPU time, ms. */
-function bestOf(runs: number, fn: () => void): { wall: number; cpu: number } {
-  let wall = Number.POSITIVE_INFINITY;
-  let cpu = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < runs; i++) {
-    const startCpu = process.cpuUsage();
-    const start = performance.now();
-    fn();
-    wall = Math.min(wall, performance.now() - start);
-    const used = process.cpuUsage(startCpu);
-    cpu = Math.min(cpu, (used.user + used.system) / 1000);
-  }
-  return { wall, cpu };
-}
-
 describe("SigV4 attacker (c): time grows at most linearly with a field's length", () => {
   const base = signedBase("service", "not the secret");
   const options = verifyOptions("service");
@@ -476,24 +461,11 @@ describe("SigV4 attacker (c): time grows at most linearly with a field's length"
     it(what, (t) => {
       const small = make(MB);
       const large = make(10 * MB);
-      verify(small, options); // warm up
-      // Ten 1 MB requests in a row against one 10 MB request: both runs last about as long, so a
-      // busy machine slows both alike (a 10 ms run slips between other processes, a 1 s run
-      // does not). Linear time makes them equal; the 10 MB one may take twice as long, that is
-      // 20x one 1 MB request, and no more.
-      const small10 = bestOf(2, () => {
-        for (let i = 0; i < 10; i++) refused(small, options, what);
-      });
-      const large1 = bestOf(2, () => refused(large, options, what));
-      const report = (k: "wall" | "cpu") =>
-        `${k} 1 MB ${(small10[k] / 10).toFixed(1)} ms (mean of 10), 10 MB ${large1[k].toFixed(1)} ms`;
-      t.diagnostic(`${what}: ${report("wall")}; ${report("cpu")}`);
-      // Wall time is the measure; on a machine shared with other processes it swings, so CPU time
-      // is a second witness. n² gives 100x (10 times the ten small runs) in both; passing needs
-      // either under 30x (3 times), which leaves room for garbage collection on the large run.
-      assert.ok(
-        large1.wall < 3 * small10.wall || large1.cpu < 3 * small10.cpu,
-        `${what}: ${report("wall")}; ${report("cpu")}`,
+      assertLinearTime(
+        what,
+        () => refused(small, options, what),
+        () => refused(large, options, what),
+        { diagnostic: (m) => t.diagnostic(m) },
       );
     });
   }

@@ -26,6 +26,7 @@ import {
   type WebhookFailure,
   type WebhookRequest,
 } from "../../src/protocols/webhooks.js";
+import { assertLinearTime } from "../helpers.js";
 
 const NOW = 1_700_000_000;
 const GH = "gh-secret";
@@ -425,34 +426,9 @@ describe("(b) validly signed input is accepted; one changed byte is refused", ()
 
 const MB = 1024 * 1024;
 
-/**
- * Asserts that the 10x larger case takes less than 20 times the smaller one (1 MB by default):
- * the best of several runs of each, interleaved so that both see the same load on a shared
- * machine, and measured again (up to three rounds) before a slow round counts as growth. A
- * quadratic path is 100x in every round.
- */
+/** The 10x larger case against the smaller one (1 MB by default): linear (assertLinearTime). */
 function linear(name: string, make: (bytes: number) => () => unknown, size = MB): void {
-  const small = make(size);
-  const large = make(10 * size);
-  small(); // warm up the code paths
-  const timed = (fn: () => unknown) => {
-    const start = performance.now();
-    fn();
-    return performance.now() - start;
-  };
-  let report = "";
-  for (let round = 0; round < 3; round++) {
-    let t1 = Number.POSITIVE_INFINITY;
-    let t10 = Number.POSITIVE_INFINITY;
-    for (let rep = 0; rep < 4; rep++) {
-      t1 = Math.min(t1, timed(small), timed(small));
-      t10 = Math.min(t10, timed(large));
-    }
-    // A floor of 1 ms on the small case: timer granularity is not growth.
-    if (t10 / Math.max(t1, 1) < 20) return;
-    report += ` [${t1.toFixed(1)} ms, ${t10.toFixed(1)} ms]`;
-  }
-  assert.fail(`${name}: time for 1x and 10x the size, per round:${report}`);
+  assertLinearTime(name, make(size), make(10 * size), { repeats: 4 });
 }
 
 /** `unit` repeated to about `bytes` characters, joined by `separator`. */
