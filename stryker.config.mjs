@@ -4,7 +4,7 @@
 // KEYED_MUTATE picks the parts, comma-separated (default "core,safe,protocols"):
 //   core       src/core/*.ts, against test/core
 //   safe       src/safe/*.ts, against test/safe
-//   protocols  the verify paths of webhooks, jwt and sigv4, against their test files
+//   protocols  the verify paths of webhooks, jwt and sigv4, against their edge and main test files
 // Each part brings its own test files, so a narrowed run also has a shorter dry run.
 //
 // The tap runner runs each test file as `node -r <stryker hook> <file>` in one process (not
@@ -99,6 +99,7 @@ const PARTS = {
       ]),
     ],
     tests: [
+      "test/protocols/*-edges.test.ts",
       "test/protocols/webhooks.test.ts",
       "test/protocols/jwt.test.ts",
       "test/protocols/sigv4.test.ts",
