@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createCipheriv } from "node:crypto";
 import { KeyedError } from "../src/core/errors.js";
+import type { KeyRule, MacAlgorithm, MacKernel, TagRule } from "../src/core/mac.js";
 
 export const hex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h, "hex"));
 export const toHex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
@@ -127,4 +128,44 @@ export function assertLinearTime(
     }
   }
   assert.fail(`${what}: 10x the input took over ${bound}x the time: ${seen.join("; ")}`);
+}
+
+/**
+ * A toy kernel, not a MAC: byte i of the output mixes the key, the nonce, the message length and
+ * the first message byte, so a tag depends on all of them.
+ */
+export function toyMacAlgorithm(
+  over: Partial<Omit<MacAlgorithm, "tag">> & { tag?: Partial<TagRule>; key?: KeyRule } = {},
+): MacAlgorithm {
+  const tag: TagRule = { full: 16, safeMinimum: 10, maximum: 16, basis: "toy rule", ...over.tag };
+  return {
+    name: "hmac-sha256",
+    key: { kind: "variable" },
+    ...over,
+    tag,
+    createKernel(k, outputLength): MacKernel {
+      const state = k.slice();
+      const fill = (m: Uint8Array, out: Uint8Array, nonce?: Uint8Array) => {
+        for (let i = 0; i < outputLength; i++) {
+          const n = nonce && nonce.length > 0 ? nonce[i % nonce.length] : 0;
+          out[i] = state[i % state.length] ^ n ^ m.length ^ (m[0] ?? 0) ^ (i * 29);
+        }
+      };
+      return {
+        outputLength,
+        compute: fill,
+        start() {
+          const parts: number[] = [];
+          return {
+            update: (c) => {
+              parts.push(...c);
+            },
+            finish: (out, nonce) => fill(Uint8Array.from(parts), out, nonce),
+            wipe: () => {},
+          };
+        },
+        wipe: () => state.fill(0),
+      };
+    },
+  };
 }

@@ -7,57 +7,10 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { inspect } from "node:util";
 import { encodeFields, encodeFieldsTuple } from "../../src/core/fields.js";
-import {
-  ABSOLUTE_MIN_TAG_LENGTH,
-  type KeyRule,
-  type MacAlgorithm,
-  type MacKernel,
-  PreparedMac,
-  type TagRule,
-} from "../../src/core/mac.js";
-import { throwsKeyed } from "../helpers.js";
+import { ABSOLUTE_MIN_TAG_LENGTH, type MacAlgorithm, PreparedMac } from "../../src/core/mac.js";
+import { throwsKeyed, toyMacAlgorithm as toy } from "../helpers.js";
 
 const message = Uint8Array.from({ length: 20 }, (_, i) => i * 3 + 1);
-
-/**
- * A toy kernel, not a MAC: byte i of the output mixes the key, the nonce, the message length and
- * the first message byte, so a tag depends on all of them.
- */
-function toy(
-  over: Partial<Omit<MacAlgorithm, "tag">> & { tag?: Partial<TagRule>; key?: KeyRule } = {},
-): MacAlgorithm {
-  const tag: TagRule = { full: 16, safeMinimum: 10, maximum: 16, basis: "toy rule", ...over.tag };
-  return {
-    name: "hmac-sha256",
-    key: { kind: "variable" },
-    ...over,
-    tag,
-    createKernel(k, outputLength): MacKernel {
-      const state = k.slice();
-      const fill = (m: Uint8Array, out: Uint8Array, nonce?: Uint8Array) => {
-        for (let i = 0; i < outputLength; i++) {
-          const n = nonce && nonce.length > 0 ? nonce[i % nonce.length] : 0;
-          out[i] = state[i % state.length] ^ n ^ m.length ^ (m[0] ?? 0) ^ (i * 29);
-        }
-      };
-      return {
-        outputLength,
-        compute: fill,
-        start() {
-          const parts: number[] = [];
-          return {
-            update: (c) => {
-              parts.push(...c);
-            },
-            finish: (out, nonce) => fill(Uint8Array.from(parts), out, nonce),
-            wipe: () => {},
-          };
-        },
-        wipe: () => state.fill(0),
-      };
-    },
-  };
-}
 
 const key16 = new Uint8Array(16).fill(0x42);
 

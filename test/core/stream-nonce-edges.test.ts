@@ -5,50 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  type MacAlgorithm,
-  type MacKernel,
-  type MacStream,
-  PreparedMac,
-} from "../../src/core/mac.js";
-import { throwsKeyed } from "../helpers.js";
+import { type MacStream, PreparedMac } from "../../src/core/mac.js";
+import { throwsKeyed, toyMacAlgorithm as toy } from "../helpers.js";
 
 const message = Uint8Array.from({ length: 20 }, (_, i) => i * 7 + 3);
 const key16 = new Uint8Array(16).fill(0x42);
-
-/** A toy kernel, not a MAC: output byte i mixes key, nonce, message length and first byte. */
-function toy(over: Partial<MacAlgorithm> = {}): MacAlgorithm {
-  return {
-    name: "hmac-sha256",
-    key: { kind: "variable" },
-    tag: { full: 16, safeMinimum: 10, maximum: 16, basis: "toy rule" },
-    ...over,
-    createKernel(k, outputLength): MacKernel {
-      const state = k.slice();
-      const fill = (m: Uint8Array, out: Uint8Array, nonce?: Uint8Array) => {
-        for (let i = 0; i < outputLength; i++) {
-          const n = nonce && nonce.length > 0 ? nonce[i % nonce.length] : 0;
-          out[i] = state[i % state.length] ^ n ^ m.length ^ (m[0] ?? 0) ^ (i * 29);
-        }
-      };
-      return {
-        outputLength,
-        compute: fill,
-        start() {
-          const parts: number[] = [];
-          return {
-            update: (c) => {
-              parts.push(...c);
-            },
-            finish: (out, nonce) => fill(Uint8Array.from(parts), out, nonce),
-            wipe: () => {},
-          };
-        },
-        wipe: () => state.fill(0),
-      };
-    },
-  };
-}
 
 const limited = (invocations: number) =>
   toy({ nonceLength: 12, nonceLimit: { invocations, basis: "TOY-LIMIT 1.2" } });
