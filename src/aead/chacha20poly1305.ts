@@ -233,6 +233,12 @@ export function xchacha20poly1305(key: Bytes, nonce: Bytes, aad?: Bytes): Aead {
  */
 export const VERIFY_BUFFER_LIMIT = 16 * 1024 * 1024;
 
+/** The core always passes the nonce (MacAlgorithm.nonceLength); a kernel called without one is a bug. */
+function needNonce(nonce: Bytes | undefined): asserts nonce is Bytes {
+  if (nonce === undefined)
+    throw new KeyedError("BAD_INPUT", "the ChaCha20-Poly1305 MAC needs a nonce.");
+}
+
 /**
  * Kernel of chacha20-poly1305 and xchacha20-poly1305 as MACs. A stream gets its nonce when it
  * starts, so the one-time key is known and the message goes straight into Poly1305 (constant
@@ -251,15 +257,19 @@ class ChaChaMacKernel implements MacKernel {
     this.extended = extended;
   }
 
+  /**
+   * The ChaCha20 key and 96-bit nonce for `nonce`: the kernel's own, or for XChaCha20 the HChaCha20
+   * subkey and the nonce's last 8 bytes (draft-irtf-cfrg-xchacha 2.3). The caller wipes `subkey`.
+   */
+  private chachaKey(nonce: Bytes): { key: Bytes; nonce12: Bytes; subkey?: Uint8Array } {
+    if (!this.extended) return { key: this.key, nonce12: nonce };
+    const { subkey, nonce12 } = xchachaSubkey(this.key, nonce);
+    return { key: subkey, nonce12, subkey };
+  }
+
   /** Fills this.polyKey with the one-time key for `nonce` (RFC 8439 2.6; XChaCha: its subkey). */
   private derivePolyKey(nonce: Bytes): Uint8Array {
-    let key = this.key;
-    let nonce12 = nonce;
-    let subkey: Uint8Array | undefined;
-    if (this.extended) {
-      ({ subkey, nonce12 } = xchachaSubkey(key, nonce));
-      key = subkey;
-    }
+    const { key, nonce12, subkey } = this.chachaKey(nonce);
     this.stream.reset(key, nonce12, 0).keystream(this.polyKey, 32);
     this.stream.wipe();
     subkey?.fill(0);
@@ -267,16 +277,9 @@ class ChaChaMacKernel implements MacKernel {
   }
 
   compute(message: Bytes, out: Bytes, nonce?: Bytes): void {
-    if (nonce === undefined)
-      throw new KeyedError("BAD_INPUT", "the ChaCha20-Poly1305 MAC needs a nonce.");
+    needNonce(nonce);
     if (nativeCrypto !== undefined && useNative("chacha20-poly1305", message.length)) {
-      let key = this.key;
-      let nonce12 = nonce;
-      let subkey: Uint8Array | undefined;
-      if (this.extended) {
-        ({ subkey, nonce12 } = xchachaSubkey(key, nonce));
-        key = subkey;
-      }
+      const { key, nonce12, subkey } = this.chachaKey(nonce);
       // RFC 8439 2.8 with an empty plaintext, on node:crypto.
       // The raw key, not a KeyObject: creating one per message costs more than the MAC itself.
       const cipher = nativeCrypto.createCipheriv("chacha20-poly1305", key, nonce12, {
@@ -295,8 +298,7 @@ class ChaChaMacKernel implements MacKernel {
   }
 
   start(nonce?: Bytes): MacKernelState {
-    if (nonce === undefined)
-      throw new KeyedError("BAD_INPUT", "the ChaCha20-Poly1305 MAC needs a nonce.");
+    needNonce(nonce);
     return new ChaChaMacStream(this, nonce);
   }
 
