@@ -22,6 +22,7 @@ import {
 } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { checkOptions, describeType } from "../core/options.js";
+import { type Refusal, refuse } from "../core/result.js";
 import { hmac } from "../mac/hmac.js";
 
 export type JwsAlgorithm = "HS256" | "HS384" | "HS512";
@@ -85,12 +86,7 @@ export type JwtFailure =
   /** The token names audiences and none is `options.audience` (or no audience was given). */
   | "audience_mismatch";
 
-export interface Refusal<R extends string> {
-  readonly ok: false;
-  readonly reason: R;
-  /** A sentence for logs; do not send it back to the caller. */
-  readonly message: string;
-}
+export type { Refusal };
 
 export type JwsResult =
   | { readonly ok: true; readonly header: JwsHeader; readonly payload: Bytes }
@@ -343,10 +339,6 @@ const SIGNATURE_CHARS = { HS256: 43, HS384: 64, HS512: 86 } as const;
  * before it is decoded or parsed as JSON, so that a huge one costs nothing to refuse.
  */
 const MAX_HEADER_CHARS = 64 * 1024;
-
-function refuse<R extends string>(reason: R, message: string): Refusal<R> {
-  return { ok: false, reason, message };
-}
 
 function decodeSegment(segment: string): Bytes | undefined {
   if (!SEGMENT.test(segment)) return undefined;

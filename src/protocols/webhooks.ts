@@ -28,6 +28,7 @@ import { equal } from "../core/equal.js";
 import { KeyedError } from "../core/errors.js";
 import { checkOptions, describeType } from "../core/options.js";
 import { redactKeyMaterial } from "../core/redact.js";
+import { isRefusal, type Refusal, refuse } from "../core/result.js";
 import { SHA256, sha256 } from "../hash/sha256.js";
 import { HmacKernel } from "../mac/hmac.js";
 
@@ -57,12 +58,7 @@ export type WebhookFailure =
   /** The request helpers could not read the body to its end (the client went away). */
   | "body_incomplete";
 
-export interface WebhookRefusal {
-  readonly ok: false;
-  readonly reason: WebhookFailure;
-  /** A sentence for logs; do not send it back to the caller. */
-  readonly message: string;
-}
+export type WebhookRefusal = Refusal<WebhookFailure>;
 
 /** `{ ok: true }` with what the scheme authenticates besides the body, or a refusal. */
 export type WebhookResult<T extends object = object> = ({ readonly ok: true } & T) | WebhookRefusal;
@@ -188,10 +184,6 @@ function headerValue(
   );
 }
 
-function isRefusal(value: unknown): value is WebhookRefusal {
-  return typeof value === "object" && value !== null;
-}
-
 /**
  * The value of header `name` (lower case) in `headers`, names compared case-insensitively. Values
  * under names that differ only in case (a Lambda event keeps the sender's spelling) are all
@@ -258,10 +250,6 @@ function signTimestamp(options: unknown, where: string): number {
 }
 
 // --- shared checks -------------------------------------------------------------------------------
-
-function refuse(reason: WebhookFailure, message: string): WebhookRefusal {
-  return { ok: false, reason, message };
-}
 
 /**
  * Prepared HMAC-SHA256 keys of recently seen secrets: a receiver checks many requests under one
