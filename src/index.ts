@@ -38,7 +38,24 @@ export {
   type SealOptions,
   seal,
 } from "./safe/envelope.js";
+export {
+  type Jwk,
+  type JwkSet,
+  type KeyFromJwk,
+  keyFromJwk,
+  keyToJwk,
+} from "./safe/jwk.js";
 export { type DeriveKeysOptions, deriveKeys, generateKey } from "./safe/keys.js";
+export {
+  type GenerateKeysetOptions,
+  type JwksOptions,
+  type KeyInfo,
+  Keyset,
+  type KeysetKeyOptions,
+  type KeysetStream,
+  type KeyStatus,
+  type OutputPrefix,
+} from "./safe/keyset.js";
 export { ReplayWindow, type ReplayWindowOptions } from "./safe/replay.js";
 export {
   defaultMaxFailures,
