@@ -50,10 +50,10 @@ export {
   type GenerateKeysetOptions,
   type JwksOptions,
   type KeyInfo,
+  type KeyStatus,
   Keyset,
   type KeysetKeyOptions,
   type KeysetStream,
-  type KeyStatus,
   type OutputPrefix,
 } from "./safe/keyset.js";
 export { ReplayWindow, type ReplayWindowOptions } from "./safe/replay.js";
@@ -63,3 +63,4 @@ export {
   type VerifierOptions,
   type VerifierStatus,
 } from "./safe/verifier.js";
+export { macFromCryptoKey, type ToCryptoKeyOptions, toCryptoKey } from "./safe/webcrypto.js";
