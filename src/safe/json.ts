@@ -33,6 +33,7 @@ class Reader {
   ) {}
 
   fail(why: string, at = this.i): never {
+    if (this.text[at] === "/") why = "comments are not JSON";
     throw new KeyedError("KEY_FORMAT", `${this.what} is not valid JSON: ${why} at offset ${at}.`);
   }
 
@@ -70,7 +71,6 @@ class Reader {
         return value;
       }
     }
-    if (c === "/") this.fail("comments are not JSON");
     return this.fail(c === undefined ? "unexpected end" : "unexpected character");
   }
 
