@@ -31,6 +31,7 @@ import {
   type TimingOptions,
 } from "./harness.js";
 import { hmacSuite } from "./hmac.js";
+import { keysetSuite } from "./keyset.js";
 import { kmacSuite } from "./kmac.js";
 import { poly1305Suite } from "./poly1305.js";
 import { siphashSuite } from "./siphash.js";
@@ -45,6 +46,7 @@ const SUITES: Suite[] = [
   blake3Suite,
   siphashSuite,
   equalSuite,
+  keysetSuite,
 ];
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -261,8 +263,10 @@ function section(suite: Suite, m: Machine, cases: CaseResult[], alloc: Allocatio
     `### Time per operation\n\n${tables(timeTable)}`,
     `### Throughput (MB/s, 10^6 bytes of message per second)\n\n${tables(rateTable)}`,
   ];
-  const charts = algorithmsOf(cases).map((a) => `![${a}](charts/${chartFile(a)})`);
-  parts.push(`### Charts (keyed and the best peer at each size)\n\n${charts.join("\n")}`);
+  if (suite.charts !== false) {
+    const charts = algorithmsOf(cases).map((a) => `![${a}](charts/${chartFile(a)})`);
+    parts.push(`### Charts (keyed and the best peer at each size)\n\n${charts.join("\n")}`);
+  }
   if (alloc.length > 0) {
     parts.push(`### Allocation (prepared key, 16-byte message)\n\n${allocationTable(alloc)}`);
   }
@@ -366,7 +370,7 @@ async function main(): Promise<void> {
     if (args.quick) continue;
     const file = writeJson(suite, m, cases, alloc);
     writeDoc(suite.name, body);
-    writeCharts(cases);
+    if (suite.charts !== false) writeCharts(cases);
     log(`wrote ${file} and ${DOC}`);
   }
   if (!args.quick) {

@@ -21,7 +21,14 @@
 import { assertBytes, assertInteger, type Bytes, copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { encodeFields, encodeFieldsTuple, type Field } from "../core/fields.js";
-import type { Mac, MacName, MacStream, MacVerifyingStream } from "../core/mac.js";
+import type {
+  Mac,
+  MacKernel,
+  MacName,
+  MacStream,
+  MacVerifyingStream,
+  PreparedMac,
+} from "../core/mac.js";
 import { checkOptions, describeType, didYouMean } from "../core/options.js";
 import { randomBytes } from "../core/random.js";
 import { redactKeyMaterial } from "../core/redact.js";
@@ -106,12 +113,16 @@ class Entry {
   key: Uint8Array | undefined;
   /** Prepared once; destroyed (and dropped) on destroy. */
   mac: Mac | undefined;
+  /** The Mac's kernel, for the tagging fast path; dropped with the Mac. */
+  kernel: MacKernel | undefined;
   /** The 5-byte prefix, or empty for raw keys. */
   readonly header: Uint8Array;
   /** prefix + MAC bytes of one tag. */
   readonly outputLength: number;
   /** The MAC part of a tag is computed here, then copied after the prefix. */
   readonly scratch: Uint8Array;
+  /** The tag's bytes of `scratch` (for streams, whose digest is exactly tagLength). */
+  readonly tagScratch: Uint8Array;
   readonly encode: (purpose: string, fields: readonly Field[]) => Uint8Array;
   readonly legacy: boolean;
 
@@ -127,6 +138,7 @@ class Entry {
       this.tagLength = record.tagLength;
       this.key = undefined;
       this.mac = undefined;
+      this.kernel = undefined;
       this.encode = encodeFields;
     } else {
       const name = record.algorithm;
@@ -153,23 +165,31 @@ class Entry {
       }
       this.algorithm = name;
       this.tagLength = this.mac.tagLength;
+      this.kernel = (this.mac as PreparedMac).kernel;
       this.encode = algorithm.fieldEncoding === "tuple" ? encodeFieldsTuple : encodeFields;
     }
     this.outputLength = this.header.length + (this.tagLength ?? 0);
-    this.scratch = new Uint8Array(this.tagLength ?? 0);
+    // The kernel's full output (a truncated tag is its leftmost tagLength bytes).
+    this.scratch = new Uint8Array(this.kernel?.outputLength ?? 0);
+    this.tagScratch = this.scratch.subarray(0, this.tagLength ?? 0);
   }
 
-  /** Writes prefix ‖ MAC of `message` into `out` (exactly outputLength bytes). */
+  /**
+   * Writes prefix ‖ MAC of `message` into `out` (exactly outputLength bytes; `message` checked).
+   * A prefixed tag goes straight to the prepared kernel (keysets hold no nonce or one-time MACs,
+   * and a destroyed key has no kernel), so the keyset adds a 5-byte header and one copy.
+   */
   tagInto(message: Bytes, out: Bytes): Bytes {
-    const m = this.mac!;
     const n = this.header.length;
-    if (n === 0) return m.tag(message, out);
+    if (n === 0) return this.mac!.tag(message, out);
     const scratch = this.scratch;
-    if (this.legacy) m.stream().update(message).update(LEGACY_SUFFIX).digest(scratch);
-    else m.tag(message, scratch);
+    if (this.legacy)
+      this.mac!.stream().update(message).update(LEGACY_SUFFIX).digest(this.tagScratch);
+    else this.kernel!.compute(message, scratch);
     const header = this.header;
     for (let i = 0; i < n; i++) out[i] = header[i];
-    for (let i = 0; i < scratch.length; i++) out[n + i] = scratch[i];
+    const length = this.tagLength!;
+    for (let i = 0; i < length; i++) out[n + i] = scratch[i];
     return out;
   }
 
@@ -199,6 +219,7 @@ class Entry {
     this.key?.fill(0);
     this.scratch.fill(0);
     this.mac = undefined;
+    this.kernel = undefined;
     this.key = undefined;
   }
 }
@@ -672,9 +693,9 @@ class KeysetTagStream implements KeysetStream {
     const n = entry.header.length;
     if (entry.legacy) this.#inner.update(LEGACY_SUFFIX);
     if (n === 0) return this.#inner.digest(out);
-    this.#inner.digest(entry.scratch);
+    this.#inner.digest(entry.tagScratch);
     out.set(entry.header);
-    out.set(entry.scratch, n);
+    out.set(entry.tagScratch, n);
     return out;
   }
 }
