@@ -35,7 +35,7 @@ export interface LoadedKey {
 export const MAX_KEY_BYTES = 64 * 1024;
 
 export const KEY_SOURCES_HELP =
-  "--key-file FILE (raw bytes), --key-env VAR (hex, or base64:…) or --key-stdin (raw bytes)";
+  "--key-file FILE (as keyed keygen -o writes it, or raw bytes), --key-env VAR (hex, or base64:…) or --key-stdin (raw bytes)";
 
 /** What reads stdin for the key, for checkStdinUse; undefined when the key comes from elsewhere. */
 export function keyUsesStdin(flags: KeyFlags): string | undefined {
@@ -104,6 +104,30 @@ function readKeyFile(path: string): Uint8Array {
   return bytes;
 }
 
+/** A key file's text form, as keygen and derive write it: "hex:…" or "base64:…", one line. */
+const LABELLED_KEY = /^(hex|base64):([0-9A-Za-z+/=]+)\r?\n?$/;
+
+/**
+ * The key in a key file: the decoded key of a "hex:"/"base64:" line (the file's bytes are then
+ * wiped), else the file's raw bytes as they are. A raw key that happens to read as such a line is
+ * vanishingly unlikely (random bytes spelling "hex:" and then only hex digits).
+ */
+function decodeKeyFile(bytes: Uint8Array, path: string): Uint8Array {
+  if (bytes.length < 5 || (bytes[0] !== 0x68 && bytes[0] !== 0x62)) return bytes;
+  const match = LABELLED_KEY.exec(Buffer.from(bytes).toString("latin1"));
+  if (match === null) return bytes;
+  try {
+    const decoded = match[1] === "hex" ? hexToBytes(match[2]) : base64ToBytes(match[2]);
+    bytes.fill(0);
+    return decoded;
+  } catch {
+    bytes.fill(0);
+    throw new CliError(
+      `the key file ${path} starts with "${match[1]}:" but what follows is not ${match[1]}`,
+    );
+  }
+}
+
 function decodeEnvKey(variable: string, text: string): Uint8Array {
   const value = text.trim();
   try {
@@ -136,14 +160,16 @@ export async function loadKey(flags: KeyFlags, warn: (line: string) => void): Pr
   if (flags["key-file"] !== undefined) {
     const path = flags["key-file"];
     const bytes = readKeyFile(path);
-    key = { bytes, source: `--key-file ${path}` };
-    const text = Buffer.from(bytes).toString("latin1");
-    if (/^[0-9a-fA-F]{32,}\r?\n?$/.test(text)) {
-      warn(
-        `warning: the key file ${path} holds hex text, but --key-file uses the file's raw bytes ` +
-          `(here ${bytes.length} bytes of ASCII); for a hex key use --key-env, and make key files ` +
-          "with keyed keygen --raw",
-      );
+    key = { bytes: decodeKeyFile(bytes, path), source: `--key-file ${path}` };
+    if (key.bytes === bytes) {
+      const text = Buffer.from(bytes).toString("latin1");
+      if (/^[0-9a-fA-F]{32,}\r?\n?$/.test(text)) {
+        warn(
+          `warning: the key file ${path} holds bare hex text, and --key-file uses such a file's ` +
+            `raw bytes (here ${bytes.length} bytes of ASCII); if the hex digits are the key, write ` +
+            `"hex:" in front of them (as keyed keygen -o does)`,
+        );
+      }
     }
   } else if (flags["key-env"] !== undefined) {
     const variable = flags["key-env"];

@@ -12,12 +12,14 @@ import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./errors.js";
 import { checkStdinUse, inspectInput } from "./inputs.js";
 import type { Context } from "./io.js";
 import { checkMacKey, keyUsesStdin, loadKey } from "./keys.js";
+import { KEYSET_LABEL, KEYSET_OPTION, keysetFromFlags } from "./keyset.js";
 import { checkShortTags } from "./policy.js";
 import { runJobs } from "./pool.js";
 import { Progress } from "./progress.js";
 import { decodeTag, formatResultLine, splitAlgorithm } from "./sumfile.js";
 
 export const VERIFY_HELP = `Usage: keyed verify -a ALGORITHM --tag TAG KEY [options] [FILE | -]
+       keyed verify --keyset KEYSET --tag TAG [options] [FILE | -]
 
 Checks FILE (or stdin) against TAG in constant time. Prints "FILE: OK" and exits 0, or
 "FILE: FAILED" and exits 1. TAG is hex or base64, optionally with the "ALGORITHM:" prefix
@@ -25,6 +27,8 @@ keyed tag prints (then -a may be left out).
 
 Key (one of): --key-file FILE | --key-env VAR | --key-stdin | --key-hex HEX (warns)
       --allow-short-keys accept keys under 16 bytes (test vectors only)
+      --keyset KEYSET    instead of -a and a key: any enabled key of the keyset may have made
+                         TAG (keyed tag --keyset prints "keyset:TAG")
 
 Options:
   -a, --algorithm ALG    the MAC (keyed list shows them all)
@@ -47,6 +51,7 @@ export async function verifyCommand(argv: string[], context: Context): Promise<n
       ...HELP_OPTION,
       ...ALGORITHM_OPTION,
       ...KEY_OPTIONS,
+      ...KEYSET_OPTION,
       tag: { type: "string" },
       "allow-short-tags": { type: "boolean" },
       quiet: { type: "boolean", short: "q" },
@@ -59,16 +64,33 @@ export async function verifyCommand(argv: string[], context: Context): Promise<n
   }
   if (values.tag === undefined) throw new CliError("--tag TAG is required");
   const written = splitAlgorithm(values.tag.trim());
-  const algorithm = resolveAlgorithm(values.algorithm ?? written.algorithm);
-  if (written.algorithm !== undefined && values.algorithm !== undefined) {
+  const keyset = keysetFromFlags(values);
+  if (keyset !== undefined) {
+    if (written.algorithm !== undefined && written.algorithm !== KEYSET_LABEL) {
+      throw new CliError(
+        `the tag is a ${written.algorithm} tag, but --keyset verifies keyset tags`,
+      );
+    }
+  } else if (written.algorithm === KEYSET_LABEL) {
+    throw new CliError("the tag is a keyset tag: verify it with --keyset FILE");
+  }
+  const algorithm =
+    keyset === undefined ? resolveAlgorithm(values.algorithm ?? written.algorithm) : undefined;
+  if (
+    algorithm !== undefined &&
+    written.algorithm !== undefined &&
+    values.algorithm !== undefined
+  ) {
     const named = resolveAlgorithm(written.algorithm);
     if (named !== algorithm) {
       throw new CliError(`the tag is a ${named} tag, but -a says ${algorithm}`);
     }
   }
   const allowShortTags = values["allow-short-tags"] === true;
-  checkShortTags(algorithm, allowShortTags);
-  const expected = decodeTag(written.tag, macInfo(algorithm).tagLength);
+  if (algorithm !== undefined) checkShortTags(algorithm, allowShortTags);
+  const expectedLength =
+    keyset === undefined ? macInfo(algorithm!).tagLength : keyset.loaded.keyset.tagLength;
+  const expected = decodeTag(written.tag, expectedLength);
   if (expected === undefined) throw new CliError("--tag is neither hex nor base64");
 
   if (positionals.length > 1) {
@@ -84,16 +106,25 @@ export async function verifyCommand(argv: string[], context: Context): Promise<n
     return EXIT_USAGE;
   }
 
-  const key = await loadKey(values, context.warn);
+  const key =
+    keyset === undefined
+      ? await loadKey(values, context.warn)
+      : { bytes: new Uint8Array(0), source: `--keyset ${keyset.loaded.path}` };
   const allowShortKeys = values["allow-short-keys"] === true;
-  checkMacKey(algorithm, key, { allowShortKeys });
+  if (algorithm !== undefined) checkMacKey(algorithm, key, { allowShortKeys });
   const progress = new Progress(process.stderr, {
     total: input.size,
     enabled: !values["no-progress"],
   });
   let status = EXIT_USAGE;
   try {
-    const spec = { algorithm, key: key.bytes, allowShortKeys, allowShortTags };
+    const spec = {
+      algorithm: algorithm ?? "hmac-sha256", // unused with a keyset
+      key: key.bytes,
+      allowShortKeys,
+      allowShortTags,
+      keyset: keyset?.spec,
+    } as const;
     const list = [{ index: 0, path, spec, expected }];
     await runJobs(list, { jobs: 1, onBytes: (bytes) => progress.add(bytes) }, (outcome) => {
       progress.finish();
@@ -107,6 +138,7 @@ export async function verifyCommand(argv: string[], context: Context): Promise<n
   } finally {
     progress.finish();
     key.bytes.fill(0);
+    for (const k of keyset?.spec.keys ?? []) k.key?.fill(0);
   }
   return status;
 }

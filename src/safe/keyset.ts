@@ -180,6 +180,9 @@ class Entry {
    * and a destroyed key has no kernel), so the keyset adds a 5-byte header and one copy.
    */
   tagInto(message: Bytes, out: Bytes): Bytes {
+    if (this.mac === undefined) {
+      throw new KeyedError("DESTROYED", "this keyset was wiped; load it again to go on.");
+    }
     const n = this.header.length;
     if (n === 0) return this.mac!.tag(message, out);
     const scratch = this.scratch;
@@ -195,7 +198,8 @@ class Entry {
 
   /** Checks a whole tag (prefix included, already matched) against `message`. */
   verifyTag(message: Bytes, tag: Bytes): boolean {
-    const m = this.mac!;
+    const m = this.mac;
+    if (m === undefined) return false; // a wiped keyset (wipeKeyset)
     if (this.header.length === 0) return m.verify(message, tag);
     const part = tag.subarray(PREFIX_LENGTH);
     if (!this.legacy) return m.verify(message, part);
@@ -294,6 +298,7 @@ function notFound(id: unknown): KeyedError {
 /** Set by the class's static block: the entries, for this module's internal accessors. */
 let entriesOf: (keyset: Keyset) => ReadonlyMap<number, Entry>;
 let kidsOf: (keyset: Keyset) => ReadonlyMap<string, Entry>;
+let fromRecord: (record: KeysetRecord, what: string) => Keyset;
 
 export class Keyset {
   /** Every key by id, in the order they were added (or read). */
@@ -308,6 +313,7 @@ export class Keyset {
   static {
     entriesOf = (keyset) => keyset.#byId;
     kidsOf = (keyset) => keyset.#byKid;
+    fromRecord = (record, what) => Keyset.#fromRecord(record, what);
   }
 
   private constructor() {}
@@ -780,6 +786,19 @@ export function keysetRecord(keyset: Keyset): KeysetRecord {
     });
   }
   return { primaryId: keyset.primaryId, keys };
+}
+
+/**
+ * @internal A keyset from a record (the keyed CLI sends keysets to its worker threads as records);
+ * the record's key bytes are wiped.
+ */
+export function keysetFromRecord(record: KeysetRecord, what = "the keyset"): Keyset {
+  return fromRecord(record, what);
+}
+
+/** @internal Wipes every key of `keyset` (primary included): it can't tag or verify after. */
+export function wipeKeyset(keyset: Keyset): void {
+  for (const entry of entriesOf(keyset).values()) entry.wipe();
 }
 
 /** @internal For tests: keyed's own copy of key `id`'s bytes (to check that destroy wipes it). */
