@@ -76,9 +76,12 @@ async function readKeyFromStdin(): Promise<Uint8Array> {
   return joinAndWipe(chunks, length);
 }
 
-/** The bytes of key file `path`, refused past MAX_KEY_BYTES without reading on. */
-function readKeyFile(path: string): Uint8Array {
-  const buffer = new Uint8Array(MAX_KEY_BYTES + 1);
+/**
+ * The bytes of file `path`, at most `limit` + 1 of them (so a caller can tell "too long" without
+ * reading on, whatever the file is: /dev/zero ends at once). `what` names the file in errors.
+ */
+export function readBoundedFile(path: string, limit: number, what: string): Uint8Array {
+  const buffer = new Uint8Array(limit + 1);
   let length = 0;
   try {
     const fd = openSync(path, "r");
@@ -94,10 +97,15 @@ function readKeyFile(path: string): Uint8Array {
     }
   } catch (error) {
     buffer.fill(0);
-    throw new CliError(`cannot read the key file ${describeFileError(path, error)}`);
+    throw new CliError(`cannot read ${what} ${describeFileError(path, error)}`);
   }
-  const bytes = joinAndWipe([buffer], length);
-  if (length > MAX_KEY_BYTES) {
+  return joinAndWipe([buffer], length);
+}
+
+/** The bytes of key file `path`, refused past MAX_KEY_BYTES without reading on. */
+function readKeyFile(path: string): Uint8Array {
+  const bytes = readBoundedFile(path, MAX_KEY_BYTES, "the key file");
+  if (bytes.length > MAX_KEY_BYTES) {
     bytes.fill(0);
     throw tooLong(`--key-file ${path}`);
   }

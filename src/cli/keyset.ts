@@ -4,14 +4,14 @@
  * keys, so it is written as key files are (mode 0600, never through a symbolic link), replaced
  * atomically when it changes, and never printed: `list` shows ids, algorithms and states only.
  */
-import { closeSync, openSync, readSync } from "node:fs";
 import { KeyedError, Keyset, type MacName, type OutputPrefix } from "../index.js";
 import { isJsonObject, parseStrictJson } from "../safe/json.js";
 import { keysetRecord } from "../safe/keyset.js";
 import { type KeysetRecord, MAX_SERIALIZED } from "../safe/keyset-record.js";
 import { HELP_OPTION, parseCommand, parseInteger, resolveAlgorithm } from "./args.js";
-import { CliError, describeFileError, EXIT_OK } from "./errors.js";
+import { CliError, EXIT_OK } from "./errors.js";
 import type { Context } from "./io.js";
+import { readBoundedFile } from "./keys.js";
 import { formatTable } from "./list.js";
 import { replaceSecretFile, writeSecretFile } from "./output.js";
 
@@ -70,32 +70,11 @@ export interface LoadedKeyset {
 
 /** The file's bytes, refused past the largest keyset keyed reads without reading on. */
 function readLimited(path: string): Uint8Array {
-  const buffer = new Uint8Array(MAX_SERIALIZED + 1);
-  let length = 0;
-  try {
-    const fd = openSync(path, "r");
-    try {
-      for (;;) {
-        const read = readSync(fd, buffer, length, buffer.length - length, null);
-        if (read === 0 || length + read === buffer.length) {
-          length += read;
-          break;
-        }
-        length += read;
-      }
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    buffer.fill(0);
-    throw new CliError(`cannot read the keyset file ${describeFileError(path, error)}`);
-  }
-  if (length > MAX_SERIALIZED) {
-    buffer.fill(0);
+  const bytes = readBoundedFile(path, MAX_SERIALIZED, "the keyset file");
+  if (bytes.length > MAX_SERIALIZED) {
+    bytes.fill(0);
     throw new CliError(`${path} is over 1 MiB, more than any keyset: is it the right file?`);
   }
-  const bytes = buffer.slice(0, length);
-  buffer.fill(0);
   return bytes;
 }
 

@@ -33,7 +33,7 @@ import {
   OUTPUT_PREFIXES,
   type OutputPrefix,
   onlyMembers,
-  wipeRecord,
+  readKeys,
 } from "./keyset-record.js";
 
 export const KEYED_KEYSET_VERSION = 1;
@@ -117,16 +117,7 @@ export function parseKeyedJson(text: string): KeysetRecord {
     root.primaryKeyId === undefined
       ? undefined
       : jsonKeyId(root.primaryKeyId, "primaryKeyId", false);
-  const record: KeysetRecord = { primaryId, keys: [] };
-  try {
-    keys.forEach((key, i) => {
-      record.keys.push(readKey(key, `keys[${i}]`));
-    });
-  } catch (error) {
-    wipeRecord(record);
-    throw error;
-  }
-  return record;
+  return readKeys(primaryId, keys, (key, i) => readKey(key, `keys[${i}]`));
 }
 
 /** keyed's keyset JSON for `record`. */

@@ -44,6 +44,27 @@ export interface KeysetRecord {
   keys: KeyRecord[];
 }
 
+/**
+ * A record of the keys `read` makes from `items`; if one fails, the keys read so far are wiped
+ * before the error goes on.
+ */
+export function readKeys<T>(
+  primaryId: number | undefined,
+  items: readonly T[],
+  read: (item: T, index: number) => KeyRecord,
+): KeysetRecord {
+  const record: KeysetRecord = { primaryId, keys: [] };
+  try {
+    items.forEach((item, i) => {
+      record.keys.push(read(item, i));
+    });
+  } catch (error) {
+    wipeRecord(record);
+    throw error;
+  }
+  return record;
+}
+
 /** Overwrites every key in `record` with zeros. */
 export function wipeRecord(record: KeysetRecord): void {
   for (const key of record.keys) key.key?.fill(0);

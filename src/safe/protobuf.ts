@@ -9,6 +9,7 @@
  * silently: a varint longer than 10 bytes, a uint32 field over 2^32 - 1, a known field sent with
  * the wrong wire type, field number 0 and groups are all refused (KEY_FORMAT).
  */
+import { concatBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 
 export const VARINT = 0;
@@ -95,16 +96,7 @@ export function uint32(field: Field, what: string): number {
 
 /** Concatenates the occurrences of an embedded message field: protobuf's merge of repeats. */
 export function mergeMessages(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let o = 0;
-  for (const part of parts) {
-    out.set(part, o);
-    o += part.length;
-  }
-  return out;
+  return parts.length === 1 ? parts[0] : concatBytes(...parts);
 }
 
 // --- writing -------------------------------------------------------------------------------------

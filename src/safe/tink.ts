@@ -35,7 +35,7 @@ import {
   type KeysetRecord,
   type OutputPrefix,
   onlyMembers,
-  wipeRecord,
+  readKeys,
 } from "./keyset-record.js";
 import {
   expectWire,
@@ -328,16 +328,7 @@ export function parseTinkJson(text: string): KeysetRecord {
   const primaryId = Object.hasOwn(root, "primaryKeyId")
     ? jsonKeyId(root.primaryKeyId, "primaryKeyId", true)
     : 0;
-  const record: KeysetRecord = { primaryId, keys: [] };
-  try {
-    keys.forEach((key, i) => {
-      record.keys.push(jsonKey(key, `key[${i}]`));
-    });
-  } catch (error) {
-    wipeRecord(record);
-    throw error;
-  }
-  return record;
+  return readKeys(primaryId, keys, (key, i) => jsonKey(key, `key[${i}]`));
 }
 
 // --- binary --------------------------------------------------------------------------------------
@@ -421,16 +412,7 @@ export function parseTinkBinary(bytes: Uint8Array): KeysetRecord {
   if (keys.length === 0) throw formatError(`${what} holds no keys.`);
   checkKeyCount(keys.length, what);
   // proto3: an absent primary_key_id is 0, which may be a key's id.
-  const record: KeysetRecord = { primaryId: primaryId ?? 0, keys: [] };
-  try {
-    keys.forEach((key, i) => {
-      record.keys.push(decodeKey(key, `key[${i}]`));
-    });
-  } catch (error) {
-    wipeRecord(record);
-    throw error;
-  }
-  return record;
+  return readKeys(primaryId ?? 0, keys, (key, i) => decodeKey(key, `key[${i}]`));
 }
 
 // --- writing -------------------------------------------------------------------------------------
