@@ -404,6 +404,19 @@ describe("Keyset: redaction and the internal accessors", () => {
     assert.equal(keysetMac(ks, "nope"), undefined);
   });
 
+  it("the raw-key accessors are not exported from the package", async () => {
+    const index = await import("../../src/index.js");
+    for (const name of [
+      "keysetMac",
+      "keysetPrimary",
+      "keysetKeyBytes",
+      "keysetRecord",
+      "wipeKeyset",
+    ]) {
+      assert.equal(name in index, false, name);
+    }
+  });
+
   it("utf8 text is not bytes: the keyset takes only Uint8Array messages", () => {
     const ks = Keyset.fromKey("hmac-sha256", key32, { prefix: "raw" });
     assert.equal(
