@@ -119,10 +119,12 @@ class Entry {
   readonly header: Uint8Array;
   /** prefix + MAC bytes of one tag. */
   readonly outputLength: number;
-  /** The MAC part of a tag is computed here, then copied after the prefix. */
-  readonly scratch: Uint8Array;
-  /** The tag's bytes of `scratch` (for streams, whose digest is exactly tagLength). */
-  readonly tagScratch: Uint8Array;
+  /** The prefix, then room for the kernel's full output: tags are made here, then copied. */
+  readonly staged: Uint8Array;
+  /** The kernel's part of `staged` (its full output; a truncated tag is the leftmost bytes). */
+  readonly stagedBody: Uint8Array;
+  /** The tag's part of `staged` after the prefix (streams digest exactly tagLength bytes). */
+  readonly stagedTag: Uint8Array;
   readonly encode: (purpose: string, fields: readonly Field[]) => Uint8Array;
   readonly legacy: boolean;
 
@@ -169,30 +171,34 @@ class Entry {
       this.encode = algorithm.fieldEncoding === "tuple" ? encodeFieldsTuple : encodeFields;
     }
     this.outputLength = this.header.length + (this.tagLength ?? 0);
-    // The kernel's full output (a truncated tag is its leftmost tagLength bytes).
-    this.scratch = new Uint8Array(this.kernel?.outputLength ?? 0);
-    this.tagScratch = this.scratch.subarray(0, this.tagLength ?? 0);
+    const n = this.header.length;
+    this.staged = new Uint8Array(n + (this.kernel?.outputLength ?? 0));
+    this.staged.set(this.header);
+    this.stagedBody = this.staged.subarray(n);
+    this.stagedTag = this.staged.subarray(n, n + (this.tagLength ?? 0));
   }
 
   /**
-   * Writes prefix ‖ MAC of `message` into `out` (exactly outputLength bytes; `message` checked).
-   * A prefixed tag goes straight to the prepared kernel (keysets hold no nonce or one-time MACs,
-   * and a destroyed key has no kernel), so the keyset adds a 5-byte header and one copy.
+   * prefix ‖ MAC of `message` (already checked), into `out` (exactly outputLength bytes) or a new
+   * array. A prefixed tag goes straight to the prepared kernel, which writes behind the prefix in
+   * `staged` (keysets hold no nonce or one-time MACs, and a destroyed key has no kernel); the
+   * tag is then one copy of `staged`, so the keyset costs little more than the Mac itself.
    */
-  tagInto(message: Bytes, out: Bytes): Bytes {
-    if (this.mac === undefined) {
+  tag(message: Bytes, out: Bytes | undefined): Bytes {
+    const kernel = this.kernel;
+    if (kernel === undefined) {
       throw new KeyedError("DESTROYED", "this keyset was wiped; load it again to go on.");
     }
-    const n = this.header.length;
-    if (n === 0) return this.mac!.tag(message, out);
-    const scratch = this.scratch;
-    if (this.legacy)
-      this.mac!.stream().update(message).update(LEGACY_SUFFIX).digest(this.tagScratch);
-    else this.kernel!.compute(message, scratch);
-    const header = this.header;
-    for (let i = 0; i < n; i++) out[i] = header[i];
-    const length = this.tagLength!;
-    for (let i = 0; i < length; i++) out[n + i] = scratch[i];
+    if (this.header.length === 0) return this.mac!.tag(message, out);
+    if (this.legacy) {
+      this.mac!.stream().update(message).update(LEGACY_SUFFIX).digest(this.stagedTag);
+    } else {
+      kernel.compute(message, this.stagedBody);
+    }
+    const staged = this.staged;
+    if (out === undefined) return staged.slice(0, this.outputLength);
+    if (staged.length === out.length) out.set(staged);
+    else for (let i = 0; i < out.length; i++) out[i] = staged[i];
     return out;
   }
 
@@ -221,7 +227,7 @@ class Entry {
   wipe(): void {
     this.mac?.destroy();
     this.key?.fill(0);
-    this.scratch.fill(0);
+    this.staged.fill(0);
     this.mac = undefined;
     this.kernel = undefined;
     this.key = undefined;
@@ -607,9 +613,8 @@ export class Keyset {
   tag(message: Bytes, out?: Bytes): Bytes {
     assertBytes(message, "message");
     const primary = this.#primary;
-    if (out === undefined) out = new Uint8Array(primary.outputLength);
-    else checkOut(out, primary.outputLength);
-    return primary.tagInto(message, out);
+    if (out !== undefined) checkOut(out, primary.outputLength);
+    return primary.tag(message, out);
   }
 
   /**
@@ -696,12 +701,10 @@ class KeysetTagStream implements KeysetStream {
     const entry = this.#entry;
     if (out === undefined) out = new Uint8Array(entry.outputLength);
     else checkOut(out, entry.outputLength);
-    const n = entry.header.length;
     if (entry.legacy) this.#inner.update(LEGACY_SUFFIX);
-    if (n === 0) return this.#inner.digest(out);
-    this.#inner.digest(entry.tagScratch);
-    out.set(entry.header);
-    out.set(entry.tagScratch, n);
+    if (entry.header.length === 0) return this.#inner.digest(out);
+    this.#inner.digest(entry.stagedTag);
+    out.set(entry.staged.subarray(0, entry.outputLength));
     return out;
   }
 }
