@@ -1,5 +1,6 @@
 /// <reference types="node" />
 /** keyed keygen: a random key of the size an algorithm takes. */
+import { fstatSync } from "node:fs";
 import { generateKey, macInfo, randomBytes } from "../index.js";
 import {
   ALGORITHM_OPTION,
@@ -75,6 +76,12 @@ export async function keygenCommand(argv: string[], context: Context): Promise<n
     if (values.output === undefined) {
       if (values.force) throw new CliError("--force goes with -o FILE");
       writeSecretStdout(key, format, "a key");
+      if (format !== "raw" && stdoutIsFile()) {
+        context.warn(
+          `stdout is a file: it holds bare ${format} (for --key-env); -o FILE writes a key file ` +
+            "that --key-file reads back as the same key",
+        );
+      }
     } else {
       writeSecretFile(values.output, encodeSecretFile(key, format), values.force === true);
       const use = `use it with --key-file ${values.output}`;
@@ -86,4 +93,13 @@ export async function keygenCommand(argv: string[], context: Context): Promise<n
     key.fill(0);
   }
   return EXIT_OK;
+}
+
+/** True when stdout was redirected to a regular file (`keyed keygen > k.key`). */
+function stdoutIsFile(): boolean {
+  try {
+    return fstatSync(1).isFile();
+  } catch {
+    return false;
+  }
 }

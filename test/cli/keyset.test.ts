@@ -4,9 +4,12 @@
  * key-file round trip (whatever keygen and derive write, --key-file reads back as the same key).
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import {
+  closeSync,
   existsSync,
   mkdtempSync,
+  openSync,
   readFileSync,
   rmSync,
   statSync,
@@ -28,7 +31,7 @@ import {
 import { keysetKeyBytes } from "../../src/safe/keyset.js";
 import { toHex } from "../helpers.js";
 import { vectorPath } from "../vectors.js";
-import { keyed, parseTagLines, type RunResult, skipUnlessBuilt } from "./run.js";
+import { BIN, keyed, parseTagLines, type RunResult, skipUnlessBuilt } from "./run.js";
 
 let dir = "";
 const path = (name: string) => join(dir, name);
@@ -385,6 +388,19 @@ describe("key files: whatever keygen and derive write, --key-file reads back", {
     const tagged = ok(await keyed(["tag", "-a", "blake3", "--key-file", file, path("a.txt")]));
     assert.equal(tagged.stderr, "");
     assert.equal(parseTagLines(tagged.stdout)[0].tag, toHex(mac("blake3", derived).tag(message)));
+  });
+
+  it("keygen > FILE (stdout redirected to a file) says -o FILE makes a key file", () => {
+    const file = path("redirected.key");
+    const fd = openSync(file, "w");
+    const result = spawnSync(process.execPath, [BIN, "keygen", "-a", "blake3"], {
+      stdio: ["ignore", fd, "pipe"],
+      encoding: "utf8",
+    });
+    closeSync(fd);
+    assert.equal(result.status, 0);
+    assert.match(readFileSync(file, "utf8"), /^[0-9a-f]{64}\n$/, "bare hex, as before");
+    assert.match(result.stderr, /stdout is a file: .*-o FILE writes a key file/);
   });
 
   it("a key file that says hex: but holds no hex is an error, not a key", async () => {
