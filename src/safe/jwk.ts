@@ -11,7 +11,7 @@
 import { assertBytes, type Bytes, base64urlToBytes, bytesToBase64url } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacName } from "../core/mac.js";
-import { describeType } from "../core/options.js";
+import { checkOptions, describeType } from "../core/options.js";
 import { randomBytes } from "../core/random.js";
 import { mac } from "../mac/registry.js";
 import { parseStrictJson } from "./json.js";
@@ -155,8 +155,8 @@ export function keyToJwk(name: MacName, key: Bytes, options?: { kid?: string }):
       `JWKs name HMAC keys only (HS256, HS384, HS512: hmac-sha256, hmac-sha384, hmac-sha512); got ${JSON.stringify(String(name).slice(0, 32))}.`,
     );
   }
+  const { kid } = checkOptions<{ kid?: string }>(options, ["kid"], "keyToJwk options");
   mac(name, key).destroy();
-  const kid = options?.kid;
   if (kid !== undefined && (typeof kid !== "string" || kid === "")) {
     throw new KeyedError("BAD_INPUT", `options.kid must be a non-empty string.`);
   }

@@ -76,6 +76,12 @@ describe("keyFromJwk / keyToJwk", () => {
     throwsKeyed(() => keyFromJwk({ kty: "oct", alg: "HS256", k: "" }), "KEY_TOO_SHORT");
     throwsKeyed(() => keyToJwk("hmac-sha256", key32.subarray(0, 8)), "KEY_TOO_SHORT");
     throwsKeyed(() => keyToJwk("blake3", key32), "KEY_UNSUPPORTED", /HS256/);
+    throwsKeyed(
+      () => keyToJwk("hmac-sha256", key32, { kdi: "x" } as never),
+      "BAD_INPUT",
+      /did you mean "kid"/,
+    );
+    throwsKeyed(() => keyToJwk("hmac-sha256", key32, { kid: "" }), "BAD_INPUT");
     throwsKeyed(() => keyFromJwk("[1]" as never), "KEY_FORMAT");
     throwsKeyed(() => keyFromJwk('{"kty":"oct","kty":"oct"}'), "KEY_FORMAT", /twice/);
     // Members keyed does not use are ignored (RFC 7517 section 4).
