@@ -44,6 +44,17 @@ export function toUnixSeconds(value: unknown, name: string): number {
   return value;
 }
 
+/**
+ * Whole Unix seconds for a time that is written into a message (a token, a header): a Date
+ * (rounded down) or a whole number of seconds; `toUnixSeconds`'s refusals otherwise.
+ */
+export function toWholeSeconds(value: unknown, name: string): number {
+  if (typeof value === "number" && !Number.isSafeInteger(value) && Number.isFinite(value)) {
+    throw new KeyedError("BAD_INPUT", `${name} must be whole seconds; got ${value}.`);
+  }
+  return toUnixSeconds(value, name);
+}
+
 /** `toUnixSeconds` of `value`, or the system clock in whole seconds when it is undefined. */
 export function nowSeconds(value: unknown, name = "options.now"): number {
   return value === undefined ? Math.floor(Date.now() / 1000) : toUnixSeconds(value, name);

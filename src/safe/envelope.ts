@@ -23,7 +23,7 @@ import {
   nowSeconds,
   type TimeInput,
   toleranceSeconds,
-  toUnixSeconds,
+  toWholeSeconds,
 } from "../core/time.js";
 import { hkdf } from "../kdf/hkdf.js";
 import { mac, macInfo } from "../mac/registry.js";
@@ -100,9 +100,8 @@ function u64(value: unknown, name: string): bigint {
 
 /** A seal timestamp: a Date, or whole seconds (a number or bigint) below the milliseconds range. */
 function sealTimestamp(value: unknown): bigint {
-  if (value instanceof Date) return BigInt(toUnixSeconds(value, "options.timestamp"));
-  const whole = typeof value === "bigint" ? value : u64(value, "options.timestamp");
-  return BigInt(toUnixSeconds(Number(whole), "options.timestamp"));
+  const seconds = typeof value === "bigint" ? Number(u64(value, "options.timestamp")) : value;
+  return BigInt(toWholeSeconds(seconds, "options.timestamp"));
 }
 
 export interface SealOptions {
