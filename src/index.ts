@@ -29,7 +29,7 @@ export { cmac } from "./mac/cmac.js";
 export { gmacKey as gmac } from "./mac/gmac.js";
 export { type HmacHash, hmac } from "./mac/hmac.js";
 export { kmac128, kmac256 } from "./mac/kmac.js";
-export { type MacInfo, mac, macInfo, macNames } from "./mac/registry.js";
+export { isMacName, type MacInfo, mac, macInfo, macNames } from "./mac/registry.js";
 export { SipHashMac, siphash13, siphash13_128, siphash24, siphash24_128 } from "./mac/siphash.js";
 export {
   type Opened,

@@ -18,6 +18,26 @@ function isDetached(bytes: Uint8Array): boolean {
   }
 }
 
+const HEX_TEXT = /^(?:[0-9a-fA-F]{2}){4,}$/;
+const BASE64URL_TEXT = /^[A-Za-z0-9_-]{8,}$/;
+const BASE64_TEXT = /^(?:[A-Za-z0-9+/]{4}){2,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * What to do with a string given where bytes are expected: a tag or a key in hex or base64 wants
+ * decoding, not UTF-8 encoding (which would give the wrong bytes and, for a tag, a silent false).
+ */
+function decodeHint(value: unknown): string {
+  if (typeof value !== "string") return "Encode text with utf8ToBytes().";
+  if (HEX_TEXT.test(value)) return "It looks like hex: decode it with hexToBytes().";
+  if (BASE64URL_TEXT.test(value) && /[-_]/.test(value)) {
+    return "It looks like base64url: decode it with base64urlToBytes().";
+  }
+  if (BASE64_TEXT.test(value) && /[+/=]|[0-9]/.test(value)) {
+    return "It looks like base64: decode it with base64ToBytes() (or base64urlToBytes()).";
+  }
+  return "If it is text, encode it with utf8ToBytes(); if it is hex or base64, decode it.";
+}
+
 /**
  * Throws BAD_INPUT unless `value` is a live Uint8Array (Node's Buffer and subarray views with an
  * offset included). `name` is the argument's name, used in the message.
@@ -26,7 +46,7 @@ export function assertBytes(value: unknown, name: string): asserts value is Byte
   if (!(value instanceof Uint8Array)) {
     throw new KeyedError(
       "BAD_INPUT",
-      `${name} must be a Uint8Array (bytes); got ${describe(value)}. Encode text with utf8ToBytes().`,
+      `${name} must be a Uint8Array (bytes); got ${describe(value)}. ${decodeHint(value)}`,
     );
   }
   if (value.length === 0 && isDetached(value)) {
