@@ -107,6 +107,6 @@ export function forEachHeader(
 }
 
 /** At most 60 characters of attacker text, JSON-quoted, for a message. */
-export function quoteName(text: string): string {
+function quoteName(text: string): string {
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
 }

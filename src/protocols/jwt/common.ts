@@ -6,8 +6,8 @@ import type { JwsAlgorithm } from "./types.js";
 
 export const HASH = { HS256: "sha256", HS384: "sha384", HS512: "sha512" } as const;
 /** RFC 7518 section 3.2: a key at least as long as the hash output. */
-export const MIN_KEY_BYTES = { HS256: 32, HS384: 48, HS512: 64 } as const;
-export const ALGORITHMS = Object.keys(HASH) as JwsAlgorithm[];
+const MIN_KEY_BYTES = { HS256: 32, HS384: 48, HS512: 64 } as const;
+const ALGORITHMS = Object.keys(HASH) as JwsAlgorithm[];
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);

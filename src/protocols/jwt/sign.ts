@@ -14,7 +14,7 @@ import {
 } from "./common.js";
 import type { JwsAlgorithm, JwtClaims, SignJwsOptions, SignJwtOptions } from "./types.js";
 
-export function buildHeader(
+function buildHeader(
   alg: JwsAlgorithm,
   extra: unknown,
   defaults: Record<string, unknown>,
@@ -38,7 +38,7 @@ export function buildHeader(
   return { alg, ...defaults, ...extra };
 }
 
-export function signCompact(
+function signCompact(
   key: Bytes,
   alg: JwsAlgorithm,
   header: Record<string, unknown>,

@@ -33,16 +33,16 @@ import type {
 } from "./types.js";
 
 /** Base64url as JWS uses it: no padding, no whitespace, nothing else (RFC 7515 section 2). */
-export const SEGMENT = /^[A-Za-z0-9_-]*$/;
+const SEGMENT = /^[A-Za-z0-9_-]*$/;
 /** The base64url length of each algorithm's MAC (32, 48 and 64 bytes, unpadded). */
-export const SIGNATURE_CHARS = { HS256: 43, HS384: 64, HS512: 86 } as const;
+const SIGNATURE_CHARS = { HS256: 43, HS384: 64, HS512: 86 } as const;
 /**
  * The longest header segment decoded. A JOSE header is a few parameters; a longer one is refused
  * before it is decoded or parsed as JSON, so that a huge one costs nothing to refuse.
  */
-export const MAX_HEADER_CHARS = 64 * 1024;
+const MAX_HEADER_CHARS = 64 * 1024;
 
-export function decodeSegment(segment: string): Bytes | undefined {
+function decodeSegment(segment: string): Bytes | undefined {
   if (!SEGMENT.test(segment)) return undefined;
   try {
     return base64urlToBytes(segment); // canonical only: unused low bits must be zero
@@ -56,7 +56,7 @@ export function decodeSegment(segment: string): Bytes | undefined {
  * added to JSON text, and TextDecoder would silently drop one; a parser "MAY ignore" it, keyed
  * refuses it so that two parsers cannot read one token differently.
  */
-export function parseJson(bytes: Bytes): unknown {
+function parseJson(bytes: Bytes): unknown {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     return undefined;
   }
@@ -67,7 +67,7 @@ export function parseJson(bytes: Bytes): unknown {
   }
 }
 
-export function segmentCount(token: string): number {
+function segmentCount(token: string): number {
   let count = 1;
   for (let at = token.indexOf("."); at >= 0; at = token.indexOf(".", at + 1)) count++;
   return count;
@@ -80,7 +80,7 @@ interface CompactChecks {
 }
 
 /** RFC 7515 section 5.2, steps 1-8, on a compact JWS. */
-export function verifyCompact(token: unknown, key: Bytes, checks: CompactChecks): JwsResult {
+function verifyCompact(token: unknown, key: Bytes, checks: CompactChecks): JwsResult {
   if (typeof token !== "string") {
     throw new KeyedError("BAD_INPUT", `token must be a string; got ${describeType(token)}.`);
   }

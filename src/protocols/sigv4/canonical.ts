@@ -7,9 +7,9 @@ import { sha256 } from "../../hash/sha256.js";
 import { AMZ_DATE, type ResolvedPathOptions, SIGV4_ALGORITHM, strictUtf8, utf8 } from "./common.js";
 import type { HeaderMap } from "./url.js";
 
-export const HEX_UPPER = "0123456789ABCDEF";
+const HEX_UPPER = "0123456789ABCDEF";
 /** RFC 3986 2.3 unreserved: A-Z a-z 0-9 - . _ ~ */
-export const UNRESERVED = new Uint8Array(256);
+const UNRESERVED = new Uint8Array(256);
 for (let b = 0; b < 256; b++) {
   const c = String.fromCharCode(b);
   UNRESERVED[b] = /[A-Za-z0-9\-._~]/.test(c) ? 1 : 0;
@@ -26,7 +26,7 @@ export function uriEncode(bytes: Bytes, keepSlash: boolean): string {
   return out;
 }
 
-export function hexDigit(c: number): number {
+function hexDigit(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30;
   if (c >= 0x41 && c <= 0x46) return c - 0x37;
   if (c >= 0x61 && c <= 0x66) return c - 0x57;
@@ -34,7 +34,7 @@ export function hexDigit(c: number): number {
 }
 
 /** %XX escapes to bytes; a "%" not followed by two hex digits stays a literal "%". "+" stays "+". */
-export function percentDecode(text: string): Bytes {
+function percentDecode(text: string): Bytes {
   const bytes = utf8.encode(text);
   const out = new Uint8Array(bytes.length);
   let n = 0;
@@ -57,7 +57,7 @@ export function percentDecode(text: string): Bytes {
  * RFC 3986 5.2.4 remove_dot_segments, with empty segments dropped too (AWS collapses "//"), as
  * botocore's normalize_url_path: a trailing "/" is kept when a segment is left.
  */
-export function normalizePath(path: string): string {
+function normalizePath(path: string): string {
   const segments: string[] = [];
   // A scan, not split("/"): "/a/.." ten million times would be an array of four million.
   for (let start = 0; start <= path.length; ) {
@@ -100,14 +100,14 @@ export function splitQuery(query: string | undefined): QueryPair[] {
 }
 
 /** Text that reencode leaves as it is. */
-export const ALREADY_CANONICAL = /^[A-Za-z0-9\-._~]*$/;
+const ALREADY_CANONICAL = /^[A-Za-z0-9\-._~]*$/;
 
 /**
  * uriEncode(percentDecode(text)) without the byte arrays, for ASCII text (every wire URL an AWS
  * client sends): an attacker's query of a million parameters costs string work, not a million
  * allocations. Other text goes through its UTF-8 bytes.
  */
-export function reencode(text: string, keepSlash: boolean): string {
+function reencode(text: string, keepSlash: boolean): string {
   if (ALREADY_CANONICAL.test(text)) return text;
   let out = "";
   for (let i = 0; i < text.length; i++) {
@@ -127,7 +127,7 @@ export function reencode(text: string, keepSlash: boolean): string {
   return out;
 }
 
-export const encodeQueryComponent = (text: string) => reencode(text, false);
+const encodeQueryComponent = (text: string) => reencode(text, false);
 
 /** Encoded names and values, sorted by name then value (byte order), joined with "&". */
 export function canonicalQuery(pairs: readonly QueryPair[]): string {
@@ -146,15 +146,15 @@ export function canonicalHeaderValue(values: readonly string[]): string {
 }
 
 /** A leading or trailing space or tab, a tab, or two spaces: what collapseSpaces changes. */
-export const UNCOLLAPSED = /^[ \t]|[ \t]$|\t| {2}/;
-export const CHUNK = 8192;
+const UNCOLLAPSED = /^[ \t]|[ \t]$|\t| {2}/;
+const CHUNK = 8192;
 
 /**
  * `value` trimmed, each run of spaces and tabs made one space. One pass into a code-unit buffer:
  * a regex replace over an attacker's 10 MB of " \t a" builds millions of intermediate strings, and
  * its time then grows faster than the length (garbage collection).
  */
-export function collapseSpaces(value: string): string {
+function collapseSpaces(value: string): string {
   if (!UNCOLLAPSED.test(value)) return value;
   const out = new Uint16Array(value.length);
   let n = 0;
@@ -180,7 +180,7 @@ export function sha256Hex(bytes: Bytes): string {
   return bytesToHex(sha256(bytes));
 }
 
-export interface CanonicalInput {
+interface CanonicalInput {
   method: string;
   uri: string;
   query: string;

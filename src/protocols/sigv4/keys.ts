@@ -14,7 +14,7 @@ export function hmacSha256(key: Bytes, message: string): Bytes {
   return out;
 }
 
-export function signingKeyBytes(
+function signingKeyBytes(
   secret: string,
   date: string,
   region: string,
@@ -54,7 +54,7 @@ export function deriveSigningKey(
  * region, service): tuples never collide through concatenation, and the secret is not kept in
  * the clear as a key.
  */
-export const SIGNING_KEY_CACHE_LIMIT = 64;
+const SIGNING_KEY_CACHE_LIMIT = 64;
 const signingKernels = new PreparedKeyCache<HmacKernel>(SIGNING_KEY_CACHE_LIMIT);
 
 export function signingKernel(

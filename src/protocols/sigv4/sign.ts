@@ -45,7 +45,7 @@ import type {
 } from "./types.js";
 import { type HeaderMap, orThrow, prepareRequest, withHost } from "./url.js";
 
-export interface ResolvedSigning extends ResolvedPathOptions {
+interface ResolvedSigning extends ResolvedPathOptions {
   accessKeyId: string;
   secret: string;
   sessionToken: string | undefined;
@@ -56,7 +56,7 @@ export interface ResolvedSigning extends ResolvedPathOptions {
   signBody: boolean;
 }
 
-export const CREDENTIAL_OPTION_NAMES = [
+const CREDENTIAL_OPTION_NAMES = [
   "accessKeyId",
   "secretAccessKey",
   "sessionToken",
@@ -67,10 +67,10 @@ export const CREDENTIAL_OPTION_NAMES = [
   "signSessionToken",
   ...PATH_OPTION_NAMES,
 ];
-export const SIGN_OPTION_NAMES = [...CREDENTIAL_OPTION_NAMES, "contentSha256Header"];
-export const PRESIGN_OPTION_NAMES = [...CREDENTIAL_OPTION_NAMES, "expiresIn"];
+const SIGN_OPTION_NAMES = [...CREDENTIAL_OPTION_NAMES, "contentSha256Header"];
+const PRESIGN_OPTION_NAMES = [...CREDENTIAL_OPTION_NAMES, "expiresIn"];
 /** `o` has been through checkOptions. */
-export function resolveSigning(
+function resolveSigning(
   o: Record<string, unknown>,
   signBodyDefault: (service: string) => boolean,
 ): ResolvedSigning {
@@ -104,7 +104,7 @@ export function resolveSigning(
  * The payload hash: x-amz-content-sha256 when the caller sets it (a hex hash must then be the
  * body's), else the body's SHA-256, or UNSIGNED-PAYLOAD.
  */
-export function payloadHashForSigning(body: Bytes, headers: HeaderMap, signBody: boolean): string {
+function payloadHashForSigning(body: Bytes, headers: HeaderMap, signBody: boolean): string {
   const given = headers.get("x-amz-content-sha256");
   if (given === undefined) return signBody ? sha256Hex(body) : UNSIGNED_PAYLOAD;
   const value = canonicalHeaderValue(given);

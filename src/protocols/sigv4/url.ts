@@ -22,7 +22,7 @@ export function orThrow<T>(value: T | Malformed): T {
   return value;
 }
 
-export interface WireUrl {
+interface WireUrl {
   /** scheme://authority, as given. */
   origin: string;
   /** The Host header a client sends: lower case, default port left out. */
@@ -35,11 +35,11 @@ export interface WireUrl {
   fragment: string;
 }
 
-export const URL_SHAPE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(?:\?([^#]*))?(#.*)?$/s;
-export const AUTHORITY = /^(\[[0-9A-Fa-f:.]+\]|[^:[\]@]+)(?::(\d*))?$/;
-export const DEFAULT_PORTS: Record<string, number> = { http: 80, https: 443 };
+const URL_SHAPE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(?:\?([^#]*))?(#.*)?$/s;
+const AUTHORITY = /^(\[[0-9A-Fa-f:.]+\]|[^:[\]@]+)(?::(\d*))?$/;
+const DEFAULT_PORTS: Record<string, number> = { http: 80, https: 443 };
 
-export function parseUrl(url: unknown): WireUrl | Malformed {
+function parseUrl(url: unknown): WireUrl | Malformed {
   const text = url instanceof URL ? url.href : url;
   const accepted = "an absolute http: or https: URL (a string or a URL)";
   if (typeof text !== "string") {
@@ -84,10 +84,10 @@ export type HeaderMap = Map<string, string[]>;
  * req.headers. They are not header fields and are never signed; the method and URL come in their
  * own fields. :authority is read as Host.
  */
-export const PSEUDO_HEADERS = new Set([":method", ":scheme", ":path", ":protocol"]);
-export const AUTHORITY_PSEUDO_HEADER = ":authority";
+const PSEUDO_HEADERS = new Set([":method", ":scheme", ":path", ":protocol"]);
+const AUTHORITY_PSEUDO_HEADER = ":authority";
 
-export function collectHeaders(headers: unknown): HeaderMap | Malformed {
+function collectHeaders(headers: unknown): HeaderMap | Malformed {
   const map: HeaderMap = new Map();
   if (headers === undefined) return map;
   if (headers === null || typeof headers !== "object") {
@@ -126,7 +126,7 @@ export function collectHeaders(headers: unknown): HeaderMap | Malformed {
  * :authority stands for Host when there is no Host; a Host that differs from it is malformed
  * (RFC 9113 8.3.1).
  */
-export function authorityAsHost(map: HeaderMap): HeaderMap | Malformed {
+function authorityAsHost(map: HeaderMap): HeaderMap | Malformed {
   const authority = map.get(AUTHORITY_PSEUDO_HEADER);
   if (authority === undefined) return map;
   map.delete(AUTHORITY_PSEUDO_HEADER);
@@ -139,7 +139,7 @@ export function authorityAsHost(map: HeaderMap): HeaderMap | Malformed {
   return map;
 }
 
-export interface PreparedRequest {
+interface PreparedRequest {
   method: string;
   url: WireUrl;
   headers: HeaderMap;

@@ -68,7 +68,7 @@ export interface SignTimestampOptions {
   timestamp?: TimeInput;
 }
 
-export const DEFAULT_TOLERANCE_SECONDS = 300;
+const DEFAULT_TOLERANCE_SECONDS = 300;
 export const SHA256_BYTES = 32;
 /**
  * The longest header value read, in characters. The schemes' headers are under 1 KB even with
@@ -162,7 +162,7 @@ export function headerValue(
   );
 }
 
-export interface Clock {
+interface Clock {
   tolerance: number;
   now: number;
 }
