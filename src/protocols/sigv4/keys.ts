@@ -14,12 +14,7 @@ export function hmacSha256(key: Bytes, message: string): Bytes {
   return out;
 }
 
-function signingKeyBytes(
-  secret: string,
-  date: string,
-  region: string,
-  service: string,
-): Bytes {
+function signingKeyBytes(secret: string, date: string, region: string, service: string): Bytes {
   const kSecret = utf8.encode(`AWS4${secret}`);
   const kDate = hmacSha256(kSecret, date);
   const kRegion = hmacSha256(kDate, region);
