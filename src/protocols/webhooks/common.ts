@@ -15,6 +15,7 @@ import { PreparedKeyCache } from "../../core/cache.js";
 import { equal } from "../../core/equal.js";
 import { KeyedError } from "../../core/errors.js";
 import { checkOptions, describeType } from "../../core/options.js";
+import { redactKeyMaterial } from "../../core/redact.js";
 import { type Refusal, refuse } from "../../core/result.js";
 import { nowSeconds, type TimeInput, toleranceSeconds, toWholeSeconds } from "../../core/time.js";
 import { SHA256, sha256 } from "../../hash/sha256.js";
@@ -102,16 +103,50 @@ export function secretBytes(secret: unknown, name: string): Bytes {
   return key;
 }
 
-/** The list of secrets to try, each checked; `decode` turns one secret into key bytes. */
-export function secretList(
-  secrets: unknown,
-  decode: (secret: unknown, name: string) => Bytes = secretBytes,
-): Bytes[] {
-  if (!Array.isArray(secrets)) return [decode(secrets, "secret")];
+/** How a scheme reads a secret given as text: its UTF-8 bytes, or Standard Webhooks' "whsec_…". */
+export type SecretScheme = "text" | "standard";
+
+const STANDARD_PREFIX = "whsec_";
+
+/** A Standard Webhooks secret: "whsec_" + base64 (the prefix is optional), or the raw key bytes. */
+export function standardSecret(secret: unknown, name: string): Bytes {
+  if (typeof secret !== "string") return secretBytes(secret, name);
+  const text = secret.startsWith(STANDARD_PREFIX) ? secret.slice(STANDARD_PREFIX.length) : secret;
+  let key: Bytes;
+  try {
+    key = base64ToBytes(text);
+  } catch {
+    throw new KeyedError(
+      "BAD_ENCODING",
+      `${name} must be "whsec_" followed by the key in base64 (as the provider shows it).`,
+    );
+  }
+  if (key.length === 0) throw new KeyedError("KEY_TOO_SHORT", `${name} holds an empty key.`);
+  return key;
+}
+
+/** The prepared kernel of one secret, checked as `secretBytes` / `standardSecret` check it. */
+export function secretKernel(secret: unknown, name: string, scheme: SecretScheme): HmacKernel {
+  if (typeof secret === "string" && secret.length > 0) {
+    return preparedWebhookKeys.forText(secret, scheme, () =>
+      scheme === "standard" ? standardSecret(secret, name) : utf8ToBytes(secret),
+    );
+  }
+  return preparedWebhookKeys.kernel(
+    scheme === "standard" ? standardSecret(secret, name) : secretBytes(secret, name),
+  );
+}
+
+/**
+ * The prepared kernels of the secrets to try (one, or a rotation list), each checked. A secret
+ * seen before costs a map lookup: no encoding, decoding or hashing of it per request.
+ */
+export function secretKernels(secrets: unknown, scheme: SecretScheme = "text"): HmacKernel[] {
+  if (!Array.isArray(secrets)) return [secretKernel(secrets, "secret", scheme)];
   if (secrets.length === 0) {
     throw new KeyedError("BAD_INPUT", "secret is an empty array: give at least one secret.");
   }
-  return secrets.map((s, i) => decode(s, `secret[${i}]`));
+  return secrets.map((s, i) => secretKernel(s, `secret[${i}]`, scheme));
 }
 
 export function bodyBytes(body: unknown): Bytes {
@@ -188,24 +223,69 @@ export function signTimestamp(options: unknown, where: string): number {
 
 /**
  * Prepared HMAC-SHA256 keys of recently seen secrets, in the one bounded cache of prepared keys
- * (core/cache.ts): looked up by the secret's SHA-256, printed redacted, the least recently used
- * entry wiped when full.
+ * (core/cache.ts): a receiver checks many requests under one secret, and preparing a key costs
+ * more than tagging a short body. Secrets given as text are looked up by their text (one cache per
+ * way of reading it), secrets given as bytes by their SHA-256; all of it in private fields, printed
+ * redacted, the least recently used entry wiped when a cache is full.
  */
-export class PreparedWebhookKeys extends PreparedKeyCache<HmacKernel> {
+export class PreparedWebhookKeys {
+  readonly #text: PreparedKeyCache<HmacKernel>;
+  readonly #standard: PreparedKeyCache<HmacKernel>;
+  readonly #bytes: PreparedKeyCache<HmacKernel>;
+  /** How many prepared keys are kept for each way a secret can be given. */
+  readonly limit: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
+    this.#text = new PreparedKeyCache(limit);
+    this.#standard = new PreparedKeyCache(limit);
+    this.#bytes = new PreparedKeyCache(limit);
+  }
+
+  /** How many prepared keys are held now. */
+  get size(): number {
+    return this.#text.size + this.#standard.size + this.#bytes.size;
+  }
+
   /** The prepared kernel for `key`, made on first use. */
   kernel(key: Bytes): HmacKernel {
-    return this.get(bytesToHex(sha256(key)), () => new HmacKernel(SHA256, key));
+    return this.#bytes.get(bytesToHex(sha256(key)), () => new HmacKernel(SHA256, key));
+  }
+
+  /** @internal The kernel for a secret given as text; `decode` runs on first use only. */
+  forText(secret: string, scheme: SecretScheme, decode: () => Bytes): HmacKernel {
+    const cache = scheme === "standard" ? this.#standard : this.#text;
+    return cache.get(secret, () => {
+      const key = decode();
+      const kernel = new HmacKernel(SHA256, key);
+      key.fill(0);
+      return kernel;
+    });
+  }
+
+  /** Wipes and forgets every prepared key (after a secret was retired, say). */
+  clear(): void {
+    this.#text.clear();
+    this.#standard.clear();
+    this.#bytes.clear();
   }
 }
+redactKeyMaterial(PreparedWebhookKeys, (self) => ({ size: self.size, limit: self.limit }));
 
 /** The process-wide cache the webhook functions use; `clear()` it to drop retired secrets. */
 export const preparedWebhookKeys = new PreparedWebhookKeys(32);
 
-/** HMAC-SHA256 over the concatenated parts (webhook secrets may be short: no key policy here). */
-export function hmacSha256(key: Bytes, parts: readonly Bytes[]): Bytes {
+/** One computed tag at a time: wiped after every comparison. */
+const expected = new Uint8Array(32);
+
+/** HMAC-SHA256 over the concatenated parts, into `out` (webhook secrets may be short: no policy). */
+export function hmacSha256(
+  kernel: HmacKernel,
+  parts: readonly Bytes[],
+  out: Bytes = new Uint8Array(32),
+): Bytes {
   const message = parts.length === 1 ? parts[0] : concatBytes(...parts);
-  const out = new Uint8Array(32);
-  preparedWebhookKeys.kernel(key).compute(message, out);
+  kernel.compute(message, out);
   return out;
 }
 
@@ -214,13 +294,14 @@ export function hmacSha256(key: Bytes, parts: readonly Bytes[]): Bytes {
  * time each), so the time does not tell which secret or which signature matched.
  */
 export function anyMatches(
-  keys: readonly Bytes[],
+  kernels: readonly HmacKernel[],
   parts: readonly Bytes[],
   candidates: Bytes[],
 ): boolean {
   let found = false;
-  for (const key of keys) {
-    const expected = hmacSha256(key, parts);
+  const message = parts.length === 1 ? parts[0] : concatBytes(...parts);
+  for (const kernel of kernels) {
+    kernel.compute(message, expected);
     for (const candidate of candidates) found = equal(expected, candidate) || found;
     expected.fill(0);
   }

@@ -15,8 +15,8 @@ import {
   type RequestResult,
   readForVerify,
   SHA256_BYTES,
-  secretBytes,
-  secretList,
+  secretKernel,
+  secretKernels,
   type WebhookBody,
   type WebhookResult,
   type WebhookSecret,
@@ -31,8 +31,8 @@ const GITHUB_PREFIX = "sha256=";
  * under the webhook secret.
  */
 export function signGitHub(secret: WebhookSecret, body: WebhookBody): string {
-  const key = secretBytes(secret, "secret");
-  const tag = hmacSha256(key, [bodyBytes(body)]);
+  const kernel = secretKernel(secret, "secret", "text");
+  const tag = hmacSha256(kernel, [bodyBytes(body)]);
   return GITHUB_PREFIX + bytesToHex(tag);
 }
 
@@ -42,7 +42,7 @@ export function verifyGitHub(
   body: WebhookBody,
   header: HeaderValue,
 ): WebhookResult {
-  const keys = secretList(secret);
+  const keys = secretKernels(secret);
   const data = bodyBytes(body);
   const value = headerValue(header, "header", "X-Hub-Signature-256");
   if (value === undefined) return refuse("missing_header", "no X-Hub-Signature-256 header.");
@@ -68,7 +68,7 @@ export async function verifyGitHubRequest(
   request: HttpRequest,
   options?: ReadBodyOptions,
 ): Promise<RequestResult> {
-  secretList(secret);
+  secretKernels(secret);
   const read = await readForVerify(request, options, [], "verifyGitHubRequest");
   if (isRefusal(read)) return read;
   const header = getHeader(request.headers, "x-hub-signature-256") as HeaderValue;

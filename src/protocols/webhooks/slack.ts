@@ -24,8 +24,8 @@ import {
   readForVerify,
   SHA256_BYTES,
   type SignTimestampOptions,
-  secretBytes,
-  secretList,
+  secretKernel,
+  secretKernels,
   signTimestamp,
   stripLimit,
   type TimestampOptions,
@@ -54,10 +54,10 @@ export function signSlack(
   body: WebhookBody,
   options?: SignTimestampOptions,
 ): SlackSignature {
-  const key = secretBytes(secret, "secret");
+  const kernel = secretKernel(secret, "secret", "text");
   const data = bodyBytes(body);
   const timestamp = String(signTimestamp(options, "signSlack"));
-  const tag = hmacSha256(key, [ascii(`v0:${timestamp}:`), data]);
+  const tag = hmacSha256(kernel, [ascii(`v0:${timestamp}:`), data]);
   return { signature: `v0=${bytesToHex(tag)}`, timestamp };
 }
 
@@ -68,7 +68,7 @@ export function verifySlack(
   headers: SlackHeaders,
   options?: TimestampOptions,
 ): WebhookResult<{ readonly timestamp: number }> {
-  const keys = secretList(secret);
+  const keys = secretKernels(secret);
   const data = bodyBytes(body);
   const clock = clockOptions(options, "verifySlack");
   if (headers === null || typeof headers !== "object") {
@@ -113,7 +113,7 @@ export async function verifySlackRequest(
   request: HttpRequest,
   options?: RequestOptions,
 ): Promise<RequestResult<{ readonly timestamp: number }>> {
-  secretList(secret);
+  secretKernels(secret);
   clockOptions(stripLimit(options), "verifySlackRequest");
   const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifySlackRequest");
   if (isRefusal(read)) return read;

@@ -3,7 +3,7 @@
  * `${webhook-id}.${webhook-timestamp}.${body}` under the base64 secret after "whsec_", sent as a
  * space-separated list of "v1,<base64>" entries.
  */
-import { type Bytes, base64ToBytes, bytesToBase64, utf8ToBytes } from "../../core/bytes.js";
+import { type Bytes, bytesToBase64, utf8ToBytes } from "../../core/bytes.js";
 import { KeyedError } from "../../core/errors.js";
 import { describeType } from "../../core/options.js";
 import { isRefusal, refuse } from "../../core/result.js";
@@ -24,8 +24,8 @@ import {
   type RequestResult,
   readForVerify,
   SHA256_BYTES,
-  secretBytes,
-  secretList,
+  secretKernel,
+  secretKernels,
   stripLimit,
   type TimestampOptions,
   type WebhookBody,
@@ -35,8 +35,6 @@ import {
   type WebhookSecrets,
   withBody,
 } from "./common.js";
-
-const STANDARD_PREFIX = "whsec_";
 
 /** The three headers of a Standard Webhooks message (a type, so that it is a HeaderSource). */
 export type StandardWebhookHeaders = {
@@ -51,23 +49,6 @@ export interface StandardWebhookMessage {
   /** When the message is signed: a Date or whole seconds since the epoch. Default: now. */
   timestamp?: TimeInput;
   body: WebhookBody;
-}
-
-/** A Standard Webhooks secret: "whsec_" + base64 (the prefix is optional), or the raw key bytes. */
-function standardSecret(secret: unknown, name: string): Bytes {
-  if (typeof secret !== "string") return secretBytes(secret, name);
-  const text = secret.startsWith(STANDARD_PREFIX) ? secret.slice(STANDARD_PREFIX.length) : secret;
-  let key: Bytes;
-  try {
-    key = base64ToBytes(text);
-  } catch {
-    throw new KeyedError(
-      "BAD_ENCODING",
-      `${name} must be "whsec_" followed by the key in base64 (as the provider shows it).`,
-    );
-  }
-  if (key.length === 0) throw new KeyedError("KEY_TOO_SHORT", `${name} holds an empty key.`);
-  return key;
 }
 
 /** The one value of header `name`, or a refusal when it is absent or repeated. */
@@ -88,7 +69,7 @@ export function signStandardWebhook(
   secret: WebhookSecret,
   message: StandardWebhookMessage,
 ): StandardWebhookHeaders {
-  const key = standardSecret(secret, "secret");
+  const kernel = secretKernel(secret, "secret", "standard");
   if (message === null || typeof message !== "object") {
     throw new KeyedError(
       "BAD_INPUT",
@@ -108,7 +89,7 @@ export function signStandardWebhook(
       ? nowSeconds(undefined)
       : toWholeSeconds(message.timestamp, "message.timestamp"),
   );
-  const tag = hmacSha256(key, [utf8ToBytes(`${id}.${timestamp}.`), data]);
+  const tag = hmacSha256(kernel, [utf8ToBytes(`${id}.${timestamp}.`), data]);
   return {
     "webhook-id": id,
     "webhook-timestamp": timestamp,
@@ -127,7 +108,7 @@ export function verifyStandardWebhook(
   headers: HeaderSource,
   options?: TimestampOptions,
 ): WebhookResult<{ readonly id: string; readonly timestamp: number }> {
-  const keys = secretList(secret, standardSecret);
+  const keys = secretKernels(secret, "standard");
   const data = bodyBytes(body);
   const clock = clockOptions(options, "verifyStandardWebhook");
   assertHeaderSource(headers);
@@ -168,7 +149,7 @@ export async function verifyStandardWebhookRequest(
   request: HttpRequest,
   options?: RequestOptions,
 ): Promise<RequestResult<{ readonly id: string; readonly timestamp: number }>> {
-  secretList(secret, standardSecret);
+  secretKernels(secret, "standard");
   clockOptions(stripLimit(options), "verifyStandardWebhookRequest");
   const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifyStandardWebhookRequest");
   if (isRefusal(read)) return read;

@@ -22,8 +22,8 @@ import {
   readForVerify,
   SHA256_BYTES,
   type SignTimestampOptions,
-  secretBytes,
-  secretList,
+  secretKernel,
+  secretKernels,
   signTimestamp,
   stripLimit,
   type TimestampOptions,
@@ -43,10 +43,10 @@ export function signStripe(
   body: WebhookBody,
   options?: SignTimestampOptions,
 ): string {
-  const key = secretBytes(secret, "secret");
+  const kernel = secretKernel(secret, "secret", "text");
   const data = bodyBytes(body);
   const t = String(signTimestamp(options, "signStripe"));
-  return `t=${t},v1=${bytesToHex(hmacSha256(key, [ascii(`${t}.`), data]))}`;
+  return `t=${t},v1=${bytesToHex(hmacSha256(kernel, [ascii(`${t}.`), data]))}`;
 }
 
 /**
@@ -60,7 +60,7 @@ export function verifyStripe(
   header: HeaderValue,
   options?: TimestampOptions,
 ): WebhookResult<{ readonly timestamp: number }> {
-  const keys = secretList(secret);
+  const keys = secretKernels(secret);
   const data = bodyBytes(body);
   const clock = clockOptions(options, "verifyStripe");
   const value = headerValue(header, "header", "Stripe-Signature");
@@ -106,7 +106,7 @@ export async function verifyStripeRequest(
   request: HttpRequest,
   options?: RequestOptions,
 ): Promise<RequestResult<{ readonly timestamp: number }>> {
-  secretList(secret);
+  secretKernels(secret);
   clockOptions(stripLimit(options), "verifyStripeRequest");
   const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifyStripeRequest");
   if (isRefusal(read)) return read;
