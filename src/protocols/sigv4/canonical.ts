@@ -180,7 +180,7 @@ export function sha256Hex(bytes: Bytes): string {
   return bytesToHex(sha256(bytes));
 }
 
-interface CanonicalInput {
+export interface CanonicalInput {
   method: string;
   uri: string;
   query: string;

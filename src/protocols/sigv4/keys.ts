@@ -4,6 +4,7 @@ import { PreparedKeyCache } from "../../core/cache.js";
 import { encodeFields } from "../../core/fields.js";
 import { SHA256, sha256 } from "../../hash/sha256.js";
 import { HmacKernel } from "../../mac/hmac.js";
+import { type CanonicalInput, canonicalRequestOf, stringToSignOf } from "./canonical.js";
 import { checkPattern, checkSecretText, SCOPE_PART, TERMINATOR, utf8 } from "./common.js";
 
 export function hmacSha256(key: Bytes, message: string): Bytes {
@@ -83,4 +84,34 @@ export function signatureBytes(kernel: HmacKernel, stringToSign: string): Bytes 
   const out = new Uint8Array(32);
   kernel.compute(utf8.encode(stringToSign), out);
   return out;
+}
+
+/** A canonical request's signature (AWS IAM User Guide, "Calculate the signature"), with the texts. */
+export interface CanonicalSignature {
+  canonicalRequest: string;
+  stringToSign: string;
+  signature: Bytes;
+}
+
+/**
+ * Signs `input` for the credential scope `amzDate[0..8)/region/service/aws4_request` under
+ * `secret`: the canonical request, its string to sign, and the 32-byte signature. One path for
+ * signRequest, presignUrl and verifyRequest.
+ */
+export function signCanonical(
+  secret: string,
+  region: string,
+  service: string,
+  amzDate: string,
+  input: CanonicalInput,
+): CanonicalSignature {
+  const date = amzDate.slice(0, 8);
+  const canonicalRequest = canonicalRequestOf(input);
+  const stringToSign = stringToSignOf(
+    amzDate,
+    `${date}/${region}/${service}/${TERMINATOR}`,
+    canonicalRequest,
+  );
+  const signature = signatureBytes(signingKernel(secret, date, region, service), stringToSign);
+  return { canonicalRequest, stringToSign, signature };
 }

@@ -4,14 +4,12 @@ import { checkOptions } from "../../core/options.js";
 import {
   canonicalHeaderValue,
   canonicalQuery,
-  canonicalRequestOf,
   canonicalUri,
   decodeComponent,
   formatAmzDate,
   type QueryPair,
   sha256Hex,
   splitQuery,
-  stringToSignOf,
   uriEncode,
 } from "./canonical.js";
 import {
@@ -35,7 +33,7 @@ import {
   UNSIGNED_PAYLOAD,
   utf8,
 } from "./common.js";
-import { signatureBytes, signingKernel } from "./keys.js";
+import { signCanonical } from "./keys.js";
 import type {
   SigV4Presigned,
   SigV4PresignOptions,
@@ -145,7 +143,11 @@ export function signRequest(request: SigV4Request, options: SigV4SigningOptions)
     headers.set("x-amz-content-sha256", [payloadHash]);
   }
   const signedNames = [...headers.keys()].filter((n) => !UNSIGNED_HEADERS.has(n)).sort();
-  const canonicalRequest = canonicalRequestOf({
+  const {
+    canonicalRequest,
+    stringToSign,
+    signature: mac,
+  } = signCanonical(o.secret, o.region, o.service, amzDate, {
     method: req.method,
     uri: canonicalUri(req.url.path, o),
     query: canonicalQuery(splitQuery(req.url.query)),
@@ -153,9 +155,7 @@ export function signRequest(request: SigV4Request, options: SigV4SigningOptions)
     signedNames,
     payloadHash,
   });
-  const stringToSign = stringToSignOf(amzDate, scope, canonicalRequest);
-  const kernel = signingKernel(o.secret, amzDate.slice(0, 8), o.region, o.service);
-  const signature = bytesToHex(signatureBytes(kernel, stringToSign));
+  const signature = bytesToHex(mac);
   const signedHeaders = signedNames.join(";");
   const authorization = `${SIGV4_ALGORITHM} Credential=${o.accessKeyId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
 
@@ -219,7 +219,11 @@ export function presignUrl(request: SigV4Request, options: SigV4PresignOptions):
   const encode = ([n, v]: QueryPair): QueryPair => [n, uriEncode(utf8.encode(v), false)];
   const encodedAuth = authParameters.map(encode);
 
-  const canonicalRequest = canonicalRequestOf({
+  const {
+    canonicalRequest,
+    stringToSign,
+    signature: mac,
+  } = signCanonical(o.secret, o.region, o.service, amzDate, {
     method: req.method,
     uri: canonicalUri(req.url.path, o),
     query: canonicalQuery([...pairs, ...encodedAuth]),
@@ -227,9 +231,7 @@ export function presignUrl(request: SigV4Request, options: SigV4PresignOptions):
     signedNames,
     payloadHash,
   });
-  const stringToSign = stringToSignOf(amzDate, scope, canonicalRequest);
-  const kernel = signingKernel(o.secret, amzDate.slice(0, 8), o.region, o.service);
-  const signature = bytesToHex(signatureBytes(kernel, stringToSign));
+  const signature = bytesToHex(mac);
 
   const unsignedToken = o.signSessionToken ? [] : tokenParameter.map(encode);
   const tail = [...encodedAuth, ...unsignedToken, ["X-Amz-Signature", signature]]

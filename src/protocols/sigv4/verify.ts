@@ -7,14 +7,12 @@ import { toleranceSeconds } from "../../core/time.js";
 import {
   canonicalHeaderValue,
   canonicalQuery,
-  canonicalRequestOf,
   canonicalUri,
   decodeComponent,
   parseAmzDate,
   type QueryPair,
   sha256Hex,
   splitQuery,
-  stringToSignOf,
 } from "./canonical.js";
 import {
   ACCESS_KEY_ID,
@@ -37,7 +35,7 @@ import {
   TOKEN,
   UNSIGNED_PAYLOAD,
 } from "./common.js";
-import { signatureBytes, signingKernel } from "./keys.js";
+import { signCanonical } from "./keys.js";
 import type { SigV4Failure, SigV4Request, SigV4Verification, SigV4VerifyOptions } from "./types.js";
 import { type HeaderMap, Malformed, prepareRequest, withHost } from "./url.js";
 
@@ -324,8 +322,7 @@ export function verifyRequest(
     return fail("unknown_access_key", "unknown access key id");
   checkSecretText(secret, "the secret returned by options.secretAccessKey");
 
-  const scope = claim.scope.join("/");
-  const canonicalRequest = canonicalRequestOf({
+  const { signature } = signCanonical(secret as string, region, service, claim.amzDate, {
     method: req.method,
     uri: canonicalUri(req.url.path, pathOptions),
     query: canonicalQuery(claim.signedQuery),
@@ -333,9 +330,7 @@ export function verifyRequest(
     signedNames: claim.signedNames,
     payloadHash,
   });
-  const stringToSign = stringToSignOf(claim.amzDate, scope, canonicalRequest);
-  const kernel = signingKernel(secret as string, scopeDate, region, service);
-  if (!equal(signatureBytes(kernel, stringToSign), candidate)) {
+  if (!equal(signature, candidate)) {
     return fail("signature_mismatch", "the signature does not match");
   }
   return {
