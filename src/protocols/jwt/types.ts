@@ -38,6 +38,8 @@ export type JwsFailure =
   | "crit_unsupported"
   /** `typ` is not the one `options.typ` asks for. */
   | "typ_mismatch"
+  /** Verifying with a keyset: no enabled key of the token's alg has the header's `kid`. */
+  | "unknown_kid"
   /** The MAC does not match. */
   | "signature_mismatch";
 
