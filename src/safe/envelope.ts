@@ -4,12 +4,17 @@
  * stale, future-dated and replayed tokens, each with its own code.
  *
  * Token layout (docs/fields.md has a worked example):
- *   version (1 byte, 0x01) ‖ algorithm id (1 byte) ‖ flags (1 byte: 1 = timestamp, 2 = counter)
- *   ‖ [timestamp, u64 big-endian seconds] ‖ [counter, u64 big-endian] ‖ payload ‖ tag
+ *   version (1 byte, 0x01) ‖ algorithm id (1 byte) ‖ flags (1 byte: 1 = timestamp, 2 = counter,
+ *   4 = key id) ‖ [key id, u32 big-endian] ‖ [timestamp, u64 big-endian seconds]
+ *   ‖ [counter, u64 big-endian] ‖ payload ‖ tag
  * The tag is `tagFields(purpose, [everything before the tag])` under a key derived from the
  * caller's key for this purpose and algorithm (HKDF-SHA256), so one key can seal for several
  * purposes without a token for one being accepted for another. The receiver names the algorithm;
  * the token's algorithm byte is only checked, never obeyed.
+ *
+ * With a Keyset, the primary key seals and the token carries its id (flag 4); `open` reads that id
+ * first, the one field read before the tag is checked (it chooses the key, and the tag covers it),
+ * and opens with that key when it is enabled, under the algorithm of that key.
  */
 
 import { assertBytes, assertString, type Bytes, copyBytes } from "../core/bytes.js";
@@ -27,11 +32,13 @@ import {
 } from "../core/time.js";
 import { hkdf } from "../kdf/hkdf.js";
 import { mac, macInfo } from "../mac/registry.js";
+import { Keyset, keysetKeyBytes } from "./keyset.js";
 import type { ReplayWindow } from "./replay.js";
 
 const VERSION = 1;
 const HAS_TIMESTAMP = 1;
 const HAS_COUNTER = 2;
+const HAS_KEY_ID = 4;
 const HEADER = 3;
 const MAX_U64 = (1n << 64n) - 1n;
 
@@ -51,6 +58,49 @@ export const SEAL_ALGORITHMS = {
 export type SealAlgorithm = keyof typeof SEAL_ALGORITHMS;
 
 const SALT = new TextEncoder().encode("keyed seal v1");
+
+/** The key a seal or open uses: bytes (with `algorithm`), or a keyset key (with its MAC). */
+interface SealKey {
+  bytes: Bytes;
+  algorithm: unknown;
+  /** The keyset key's id, written into the token. */
+  keyId: number | undefined;
+}
+
+/** The keyset key `keyId` as a seal key, or undefined when it is not enabled or not a seal MAC. */
+function keysetSealKey(keyset: Keyset, keyId: number): SealKey | undefined {
+  const info = keyset.get(keyId);
+  if (info?.status !== "enabled" || info.algorithm === undefined) return undefined;
+  if (!Object.hasOwn(SEAL_ALGORITHMS, info.algorithm)) return undefined;
+  const bytes = keysetKeyBytes(keyset, keyId);
+  return bytes === undefined ? undefined : { bytes, algorithm: info.algorithm, keyId };
+}
+
+/** seal's key: the bytes and options.algorithm, or the keyset's primary (options.algorithm unset). */
+function sealingKey(key: unknown, algorithm: unknown): SealKey {
+  if (!(key instanceof Keyset)) {
+    return { bytes: key as Bytes, algorithm: algorithm ?? "hmac-sha256", keyId: undefined };
+  }
+  refuseAlgorithmWithKeyset(algorithm);
+  const primary = key.primaryId;
+  const found = keysetSealKey(key, primary);
+  if (found === undefined) {
+    throw new KeyedError(
+      "UNKNOWN_ALGORITHM",
+      `the keyset's primary key is ${key.get(primary)?.algorithm}; seal takes one of ${Object.keys(SEAL_ALGORITHMS).join(", ")}.`,
+    );
+  }
+  return found;
+}
+
+function refuseAlgorithmWithKeyset(algorithm: unknown): void {
+  if (algorithm !== undefined) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      "options.algorithm goes with a key; with a keyset, each key's own MAC is used.",
+    );
+  }
+}
 
 function sealMac(key: Bytes, purpose: string, algorithm: unknown) {
   assertBytes(key, "key");
@@ -118,8 +168,11 @@ export interface SealOptions {
   algorithm?: SealAlgorithm;
 }
 
-/** A token carrying `payload`, authenticated for `purpose` (see the module comment). */
-export function seal(key: Bytes, payload: Bytes, options: SealOptions): Bytes {
+/**
+ * A token carrying `payload`, authenticated for `purpose` (see the module comment), under `key` or
+ * a keyset's primary key (whose id the token then carries).
+ */
+export function seal(key: Bytes | Keyset, payload: Bytes, options: SealOptions): Bytes {
   assertBytes(payload, "payload");
   if (options === undefined) {
     throw new KeyedError(
@@ -128,18 +181,36 @@ export function seal(key: Bytes, payload: Bytes, options: SealOptions): Bytes {
     );
   }
   checkOptions(options, ["purpose", "timestamp", "counter", "algorithm"], "seal options");
-  const { m, id } = sealMac(key, options.purpose, options.algorithm ?? "hmac-sha256");
+  const sealKey = sealingKey(key, options.algorithm);
+  let sealed: ReturnType<typeof sealMac>;
+  try {
+    sealed = sealMac(sealKey.bytes, options.purpose, sealKey.algorithm);
+  } finally {
+    if (sealKey.keyId !== undefined) sealKey.bytes.fill(0);
+  }
+  const { m, id } = sealed;
+  const keyId = sealKey.keyId;
   const timestamp = options.timestamp === undefined ? undefined : sealTimestamp(options.timestamp);
   const counter =
     options.counter === undefined ? undefined : u64(options.counter, "options.counter");
   const bodyLength =
-    HEADER + (timestamp === undefined ? 0 : 8) + (counter === undefined ? 0 : 8) + payload.length;
+    HEADER +
+    (keyId === undefined ? 0 : 4) +
+    (timestamp === undefined ? 0 : 8) +
+    (counter === undefined ? 0 : 8) +
+    payload.length;
   const token = new Uint8Array(bodyLength + m.tagLength);
   token[0] = VERSION;
   token[1] = id;
   token[2] =
-    (timestamp === undefined ? 0 : HAS_TIMESTAMP) | (counter === undefined ? 0 : HAS_COUNTER);
+    (keyId === undefined ? 0 : HAS_KEY_ID) |
+    (timestamp === undefined ? 0 : HAS_TIMESTAMP) |
+    (counter === undefined ? 0 : HAS_COUNTER);
   let o = HEADER;
+  if (keyId !== undefined) {
+    new DataView(token.buffer).setUint32(o, keyId);
+    o += 4;
+  }
   if (timestamp !== undefined) {
     writeU64(token, o, timestamp);
     o += 8;
@@ -172,6 +243,8 @@ export interface OpenOptions {
 
 export interface Opened {
   payload: Bytes;
+  /** The id of the keyset key that sealed the token (opened with a keyset). */
+  keyId?: number;
   /** Seconds since the epoch, when the token carries a timestamp. */
   timestamp?: number;
   counter?: bigint;
@@ -188,7 +261,9 @@ export type OpenFailure =
   /** NOT_YET_VALID: dated in the future beyond the tolerance. */
   | "not_yet_valid"
   /** REPLAYED: a counter the replay window has seen or left behind, or no counter. */
-  | "replayed";
+  | "replayed"
+  /** KEY_NOT_FOUND: opened with a keyset, the token names no enabled key of it (or names none). */
+  | "unknown_key";
 
 /** What `tryOpen` answers: the opened token, or a refusal. */
 export type OpenResult = Verdict<Opened, OpenFailure>;
@@ -199,6 +274,7 @@ const OPEN_CODES = {
   expired: "EXPIRED",
   not_yet_valid: "NOT_YET_VALID",
   replayed: "REPLAYED",
+  unknown_key: "KEY_NOT_FOUND",
 } as const satisfies Record<OpenFailure, KeyedErrorCode>;
 
 const OPEN_OPTIONS = [
@@ -213,6 +289,8 @@ const OPEN_OPTIONS = [
 
 /** The checked options of open/tryOpen (the caller's own: these throw). */
 interface OpenPlan {
+  /** Opened with a keyset: the algorithm comes from the key the token names. */
+  keyset: boolean;
   purpose: string;
   tolerance: number;
   maxAge: number | undefined;
@@ -221,7 +299,7 @@ interface OpenPlan {
   algorithm: unknown;
 }
 
-function openPlan(options: OpenOptions): OpenPlan {
+function openPlan(key: unknown, options: OpenOptions): OpenPlan {
   if (options === undefined) {
     throw new KeyedError(
       "BAD_INPUT",
@@ -229,7 +307,10 @@ function openPlan(options: OpenOptions): OpenPlan {
     );
   }
   const o = checkOptions<OpenOptions>(options, OPEN_OPTIONS, "open options");
+  const keyset = key instanceof Keyset;
+  if (keyset) refuseAlgorithmWithKeyset(o.algorithm);
   return {
+    keyset,
     purpose: o.purpose,
     tolerance: toleranceSeconds(o, ["clockSkewSeconds"], 0),
     maxAge:
@@ -248,10 +329,37 @@ function openPlan(options: OpenOptions): OpenPlan {
  * throw (a key or options that are not valid, a token that is not bytes). Nothing in the token is
  * read before its tag has been checked.
  */
-export function tryOpen(key: Bytes, token: Bytes, options: OpenOptions): OpenResult {
+export function tryOpen(key: Bytes | Keyset, token: Bytes, options: OpenOptions): OpenResult {
   assertBytes(token, "token");
-  const plan = openPlan(options);
-  const { m, id } = sealMac(key, plan.purpose, plan.algorithm);
+  const plan = openPlan(key, options);
+  let openKey: SealKey;
+  if (key instanceof Keyset) {
+    // The key id, the one field read before the tag: it chooses the key, and the tag covers it.
+    const keyId =
+      token.length >= HEADER + 4 && (token[2] & HAS_KEY_ID) !== 0
+        ? new DataView(token.buffer, token.byteOffset).getUint32(HEADER)
+        : undefined;
+    const found = keyId === undefined ? undefined : keysetSealKey(key, keyId);
+    if (found === undefined) {
+      assertString(plan.purpose, "options.purpose");
+      return refuse(
+        "unknown_key",
+        keyId === undefined
+          ? "the token names no key, and a keyset opens only tokens sealed with one of its keys."
+          : `the token names key ${keyId}, which this keyset does not hold enabled (for a seal MAC).`,
+      );
+    }
+    openKey = found;
+  } else {
+    openKey = { bytes: key, algorithm: plan.algorithm, keyId: undefined };
+  }
+  let opening: ReturnType<typeof sealMac>;
+  try {
+    opening = sealMac(openKey.bytes, plan.purpose, openKey.algorithm);
+  } finally {
+    if (openKey.keyId !== undefined) openKey.bytes.fill(0);
+  }
+  const { m, id } = opening;
   // 1. The tag, over whatever precedes it: nothing is parsed before this.
   const bodyLength = Math.max(0, token.length - m.tagLength);
   const ok = m.verifyFields(
@@ -268,13 +376,14 @@ export function tryOpen(key: Bytes, token: Bytes, options: OpenOptions): OpenRes
   }
   // 2. Authenticated from here on.
   const flags = token[2];
-  if (token[0] !== VERSION || token[1] !== id || (flags & ~(HAS_TIMESTAMP | HAS_COUNTER)) !== 0) {
+  const known = HAS_TIMESTAMP | HAS_COUNTER | (plan.keyset ? HAS_KEY_ID : 0);
+  if (token[0] !== VERSION || token[1] !== id || (flags & ~known) !== 0) {
     return refuse(
       "malformed",
       `unsupported token version ${token[0]} or algorithm id ${token[1]}.`,
     );
   }
-  let o = HEADER;
+  let o = HEADER + (openKey.keyId === undefined ? 0 : 4);
   let timestamp: number | undefined;
   let counter: bigint | undefined;
   if (flags & HAS_TIMESTAMP) {
@@ -320,6 +429,7 @@ export function tryOpen(key: Bytes, token: Bytes, options: OpenOptions): OpenRes
     ok: true,
     payload: copyBytes(token.subarray(o, bodyLength)),
   };
+  if (openKey.keyId !== undefined) opened.keyId = openKey.keyId;
   if (timestamp !== undefined) opened.timestamp = timestamp;
   if (counter !== undefined) opened.counter = counter;
   return opened;
@@ -330,7 +440,7 @@ export function tryOpen(key: Bytes, token: Bytes, options: OpenOptions): OpenRes
  * change to the token), EXPIRED, NOT_YET_VALID or REPLAYED; nothing in the token is read before
  * its tag has been checked. `tryOpen` gives the same answers as a result instead of exceptions.
  */
-export function open(key: Bytes, token: Bytes, options: OpenOptions): Opened {
+export function open(key: Bytes | Keyset, token: Bytes, options: OpenOptions): Opened {
   const result = tryOpen(key, token, options);
   if (!result.ok) throw new KeyedError(OPEN_CODES[result.reason], result.message);
   const { ok: _, ...opened } = result;
