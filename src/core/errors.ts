@@ -37,7 +37,13 @@ export type KeyedErrorCode =
    * A key that has made as many tags with random nonces as its standard allows (GMAC: 2^32,
    * SP 800-38D section 8.3); past that, a repeated nonce is too likely. Use a new key.
    */
-  | "NONCE_LIMIT";
+  | "NONCE_LIMIT"
+  /**
+   * A shared store (a replay store, window or failure budget, e.g. on Redis) did not answer within
+   * its timeout, failed, or answered something it should not. The input was refused, never
+   * accepted; keyed tries the store again on the next call.
+   */
+  | "STORE_UNAVAILABLE";
 
 export class KeyedError extends Error {
   readonly code: KeyedErrorCode;

@@ -28,6 +28,7 @@ import {
 import { hkdf } from "../kdf/hkdf.js";
 import { mac, macInfo } from "../mac/registry.js";
 import type { ReplayWindow } from "./replay.js";
+import { type ClaimFailure, claimOnce, type ReplayStore } from "./store.js";
 
 const VERSION = 1;
 const HAS_TIMESTAMP = 1;
@@ -251,7 +252,10 @@ function openPlan(options: OpenOptions): OpenPlan {
  */
 export function tryOpen(key: Bytes, token: Bytes, options: OpenOptions): OpenResult {
   assertBytes(token, "token");
-  const plan = openPlan(options);
+  return openWithPlan(key, token, openPlan(options));
+}
+
+function openWithPlan(key: Bytes, token: Bytes, plan: OpenPlan): OpenResult {
   const { m, id } = sealMac(key, plan.purpose, plan.algorithm);
   // 1. The tag, over whatever precedes it: nothing is parsed before this.
   const bodyLength = Math.max(0, token.length - m.tagLength);
@@ -336,4 +340,51 @@ export function open(key: Bytes, token: Bytes, options: OpenOptions): Opened {
   if (!result.ok) throw new KeyedError(OPEN_CODES[result.reason], result.message);
   const { ok: _, ...opened } = result;
   return opened;
+}
+
+export interface OpenOnceOptions extends OpenOptions {
+  /** Required: the token's validity, from its timestamp (which it must then carry). */
+  maxAgeSeconds: number;
+  /** Where the token is claimed: `MemoryReplayStore`, or `RedisReplayStore` for a fleet. */
+  replayStore: ReplayStore;
+}
+
+/** Why `openOnce` refused: `OpenFailure`, or a store that could not answer. */
+export type OpenOnceFailure = OpenFailure | ClaimFailure;
+
+export type OpenOnceResult = Verdict<Opened, OpenOnceFailure>;
+
+/**
+ * `tryOpen`, then the token claimed in `replayStore` for the rest of its validity, so that it opens
+ * once across every process sharing the store. The token is verified (tag, then freshness) first,
+ * so forgeries and stale tokens never reach the store. `replayed` is also the answer for a token
+ * that was acceptable before the store's epoch (a store that restarted empty: see ReplayStore);
+ * `store_unavailable` when the store cannot answer. Never rejects for what the token or the store
+ * holds; only the caller's own arguments throw, as in `tryOpen` (and `maxAgeSeconds` and
+ * `replayStore` are required).
+ */
+export async function openOnce(
+  key: Bytes,
+  token: Bytes,
+  options: OpenOnceOptions,
+): Promise<OpenOnceResult> {
+  assertBytes(token, "token");
+  const { replayStore, ...rest } = (options ?? {}) as Partial<OpenOnceOptions>;
+  if (replayStore === undefined || rest.maxAgeSeconds === undefined) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      "openOnce needs options.replayStore and options.maxAgeSeconds (the claim lasts as long as the token is valid).",
+    );
+  }
+  const plan = openPlan(rest as OpenOptions);
+  const opened = openWithPlan(key, token, plan);
+  if (!opened.ok) return opened;
+  // maxAgeSeconds was given, so an opened token carries a timestamp.
+  const timestamp = opened.timestamp as number;
+  const claim = await claimOnce(replayStore, token, {
+    validFrom: Math.max(0, timestamp - plan.tolerance),
+    validUntil: timestamp + (plan.maxAge as number) + plan.tolerance,
+    now: plan.now,
+  });
+  return claim.ok ? opened : claim;
 }
