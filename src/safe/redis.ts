@@ -58,21 +58,29 @@ type Send = (key: string, args: string[]) => Promise<unknown>;
 const CLIENT_HINT =
   "a node-redis client or cluster (createClient / createCluster) or an ioredis Redis or Cluster";
 
+/** A client call's result, which must be a Promise (both clients answer with one). */
+function promised(result: unknown): Promise<unknown> {
+  if (typeof (result as { then?: unknown } | null)?.then === "function") {
+    return result as Promise<unknown>;
+  }
+  return Promise.reject(nonsense("a command", result));
+}
+
 /** How to talk to `client`, found by its shape (ioredis first: it has a `sendCommand` too). */
 function sender(client: unknown): Send {
   const c = client as Record<string, unknown> | null;
   if (c !== null && typeof c === "object") {
     if (typeof c.call === "function") {
       const io = client as IoRedisLike;
-      return (_key, args) => io.call(args[0], ...args.slice(1));
+      return (_key, args) => promised(io.call(args[0], ...args.slice(1)));
     }
     if (typeof c.sendCommand === "function") {
       if (typeof c.getSlotMaster === "function") {
         const cluster = client as NodeRedisClusterLike;
-        return (key, args) => cluster.sendCommand(key, false, args);
+        return (key, args) => promised(cluster.sendCommand(key, false, args));
       }
       const node = client as NodeRedisLike;
-      return (_key, args) => node.sendCommand(args);
+      return (_key, args) => promised(node.sendCommand(args));
     }
   }
   throw new KeyedError("BAD_INPUT", `client must be ${CLIENT_HINT}; got ${describeType(client)}.`);
@@ -176,10 +184,9 @@ function bounded<T>(ms: number, what: string, work: () => Promise<T>): Promise<T
   });
 }
 
-/** A whole-number reply (node-redis and ioredis give numbers; some mappings give strings). */
+/** An integer reply: node-redis and ioredis both give numbers (RESP2 and RESP3). */
 function integerReply(value: unknown): number | undefined {
-  const n = typeof value === "string" && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
-  return typeof n === "number" && Number.isSafeInteger(n) ? n : undefined;
+  return typeof value === "number" && Number.isSafeInteger(value) ? value : undefined;
 }
 
 function nonsense(what: string, reply: unknown): KeyedError {
@@ -208,10 +215,11 @@ end
 `;
 
 /**
- * KEYS: epoch key, id key (one hash tag). ARGV: now, validFrom, ttl (seconds).
+ * KEYS: epoch key, id key (one hash tag). ARGV: now, validFrom ("-": none), ttl (seconds).
  * 1 = claimed, 0 = claimed before, 2 = acceptable before this epoch (the epoch rule).
  */
-const CLAIM = new Script(`${EPOCH_LUA}if tonumber(ARGV[2]) < epoch then return 2 end
+const CLAIM =
+  new Script(`${EPOCH_LUA}if ARGV[2] ~= '-' and tonumber(ARGV[2]) < epoch then return 2 end
 if redis.call('SET', KEYS[2], '1', 'NX', 'EX', ARGV[3]) then return 1 end
 return 0`);
 
@@ -283,7 +291,11 @@ export class RedisReplayStore implements ReplayStore {
     const { ttl, now, validFrom } = claimTimes(ttlSeconds, options);
     const keys = this.keys(replayIdHash(id));
     const reply = await bounded(this.timeoutMs, "a claim", () =>
-      CLAIM.run(this.send, keys, [String(now), String(validFrom), String(ttl)]),
+      CLAIM.run(this.send, keys, [
+        String(now),
+        validFrom === undefined ? "-" : String(validFrom),
+        String(ttl),
+      ]),
     );
     const code = integerReply(reply);
     if (code === 1) return true;
@@ -522,7 +534,12 @@ export class RedisFailureBudget implements FailureBudget {
         : this.send(this.key, ["GET", this.key]),
     );
     if (!failed && reply === null) return 0;
-    const n = integerReply(reply);
+    // GET answers a bulk string; the script, an integer.
+    const n = failed
+      ? integerReply(reply)
+      : typeof reply === "string" && /^\d{1,15}$/.test(reply)
+        ? Number(reply)
+        : undefined;
     if (n === undefined || n < (failed ? 1 : 0)) throw nonsense("the failure budget", reply);
     return failed ? n - 1 : n;
   }

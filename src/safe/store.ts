@@ -31,8 +31,9 @@ export interface ClaimOptions {
   /**
    * When the message first became acceptable (its timestamp less the tolerance for clocks ahead),
    * as a Date or Unix seconds. A store refuses a message acceptable before its epoch (the epoch
-   * rule, module comment). Default: `now - ttlSeconds`, right for ids that have no validity of
-   * their own and are deduplicated for `ttlSeconds` after receipt (a GitHub delivery id).
+   * rule, module comment). Without it the rule cannot apply, and the claim is a plain "once
+   * within ttlSeconds" (right for ids that carry no time, such as a GitHub delivery id, where a
+   * store that lost its records may accept an id again). `claimOnce` always gives it.
    */
   validFrom?: TimeInput;
   /** The current time, a Date or Unix seconds. Default: the system clock. */
@@ -45,7 +46,8 @@ export interface ClaimOptions {
  *
  * The third argument beyond `claim(id, ttlSeconds)` is there for the epoch rule: a store that
  * restarted empty can only refuse the messages its earlier life may have accepted if it knows when
- * each message became acceptable.
+ * each message became acceptable (`validFrom`), and a test or a verifier with its own clock needs
+ * to give `now`.
  */
 export interface ReplayStore {
   /**
@@ -78,12 +80,12 @@ export function claimTtl(ttl: unknown): number {
 export function claimTimes(
   ttlSeconds: unknown,
   options: ClaimOptions | undefined,
-): { ttl: number; now: number; validFrom: number } {
+): { ttl: number; now: number; validFrom: number | undefined } {
   const ttl = claimTtl(ttlSeconds);
   const o = checkOptions<ClaimOptions>(options, ["validFrom", "now"], "claim options");
   const now = nowSeconds(o.now);
   const validFrom =
-    o.validFrom === undefined ? now - ttl : nowSeconds(o.validFrom, "options.validFrom");
+    o.validFrom === undefined ? undefined : nowSeconds(o.validFrom, "options.validFrom");
   return { ttl, now, validFrom };
 }
 
@@ -143,7 +145,7 @@ export class MemoryReplayStore implements ReplayStore {
     const { ttl, now, validFrom } = claimTimes(ttlSeconds, options);
     const key = bytesToBase64url(replayIdHash(id));
     this.epoch ??= now;
-    if (validFrom < this.epoch) return false;
+    if (validFrom !== undefined && validFrom < this.epoch) return false;
     const expires = this.entries.get(key);
     if (expires !== undefined && expires > now) return false;
     if (expires === undefined && this.entries.size >= this.maxEntries) {

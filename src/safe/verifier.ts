@@ -204,7 +204,10 @@ export class Verifier {
 
   private async recordAsync(ok: boolean): Promise<VerifierResult> {
     // Once retired, always retired here: no more store traffic for a spent key.
-    if (this.failures >= this.maxFailures) return RETIRED;
+    if (this.failures >= this.maxFailures) {
+      if (!ok) this.failures++;
+      return RETIRED;
+    }
     let before: unknown;
     try {
       before = await this.budget.record(!ok);

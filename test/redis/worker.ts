@@ -36,6 +36,8 @@ export interface Messages {
   now: number;
   seed: number;
   concurrency?: number;
+  /** Start no message after this many milliseconds (the rest are left out of the reply). */
+  deadlineMs?: number;
 }
 export interface WindowJob {
   op: "window";
@@ -150,8 +152,11 @@ async function messages(job: Messages): Promise<object> {
   const accepted: number[] = [];
   const messages: string[] = [];
   let slowestMs = 0;
+  let lastOkAt = 0;
+  const began = performance.now();
   await pool(numbers, job.concurrency ?? 64, async (i) => {
     const start = performance.now();
+    if (job.deadlineMs !== undefined && start - began > job.deadlineMs) return;
     let reason: string;
     if (job.kind === "seal") {
       const r = await openOnce(SEAL_KEY, sealed(i, job.timestamp), {
@@ -178,9 +183,12 @@ async function messages(job: Messages): Promise<object> {
     }
     slowestMs = Math.max(slowestMs, performance.now() - start);
     reasons[reason] = (reasons[reason] ?? 0) + 1;
-    if (reason === "ok") accepted.push(i);
+    if (reason === "ok") {
+      accepted.push(i);
+      lastOkAt = Date.now();
+    }
   });
-  return { accepted, reasons, slowestMs, messages };
+  return { accepted, reasons, slowestMs, messages, lastOkAt };
 }
 
 async function window(job: WindowJob): Promise<object> {
