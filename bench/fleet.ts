@@ -111,7 +111,7 @@ function requests(
       const v = verifyStandardWebhook(WHSEC, BODY, made.webhooks[i], { now: timestamp });
       if (!v.ok) return false;
       const c = await claimOnce(store, v.id, {
-        validFrom: v.timestamp - 300,
+        validFrom: v.timestamp,
         validUntil: v.timestamp + 300,
         now: timestamp,
       });

@@ -382,7 +382,7 @@ export async function openOnce(
   // maxAgeSeconds was given, so an opened token carries a timestamp.
   const timestamp = opened.timestamp as number;
   const claim = await claimOnce(replayStore, token, {
-    validFrom: Math.max(0, timestamp - plan.tolerance),
+    validFrom: timestamp,
     validUntil: timestamp + (plan.maxAge as number) + plan.tolerance,
     now: plan.now,
   });

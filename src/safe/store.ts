@@ -6,8 +6,8 @@
  *
  * The epoch rule. A store vouches only for ids claimed since it started keeping records (its
  * epoch); a store that lost its records (a process restart, a Redis restarted empty) cannot tell
- * an id it never saw from one it forgot. So a claim carries the time from which its message was
- * acceptable (`validFrom`), and a message acceptable before the store's epoch is refused as
+ * an id it never saw from one it forgot. So a claim carries the time its message was issued
+ * (`validFrom`, its signed timestamp), and a message issued before the store's epoch is refused as
  * replayed: it may have been accepted by the store's earlier life. Such a message stops mattering
  * when its validity ends, so the refusal lasts at most one validity period. docs/fleet.md has the
  * reasoning and the failure modes.
@@ -29,11 +29,11 @@ export type ReplayId = string | Bytes;
 /** The times of a claim beside its TTL (see `ReplayStore.claim`). */
 export interface ClaimOptions {
   /**
-   * When the message first became acceptable (its timestamp less the tolerance for clocks ahead),
-   * as a Date or Unix seconds. A store refuses a message acceptable before its epoch (the epoch
-   * rule, module comment). Without it the rule cannot apply, and the claim is a plain "once
-   * within ttlSeconds" (right for ids that carry no time, such as a GitHub delivery id, where a
-   * store that lost its records may accept an id again). `claimOnce` always gives it.
+   * When the message was issued (its signed timestamp), as a Date or Unix seconds. A store
+   * refuses a message issued before its epoch (the epoch rule, module comment). Without it the
+   * rule cannot apply, and the claim is a plain "once within ttlSeconds" (right for ids that
+   * carry no time, such as a GitHub delivery id, where a store that lost its records may accept
+   * an id again). `claimOnce` always gives it.
    */
   validFrom?: TimeInput;
   /** The current time, a Date or Unix seconds. Default: the system clock. */
@@ -109,8 +109,8 @@ export interface MemoryReplayStoreOptions {
 /**
  * A replay store in this process's memory: bounded by `maxEntries`; expired ids are dropped when
  * room is needed; when full of live ids a claim rejects with STORE_UNAVAILABLE rather than forget
- * an id that is still valid. Its epoch starts at its first claim (a restarted process has
- * forgotten what it accepted before).
+ * an id that is still valid. Its epoch starts when it was made (or at its first claim's `now`,
+ * if earlier): a restarted process has forgotten what it accepted before.
  */
 export class MemoryReplayStore implements ReplayStore {
   readonly maxEntries: number;
@@ -118,6 +118,7 @@ export class MemoryReplayStore implements ReplayStore {
   private readonly entries = new Map<string, number>();
   /** The earliest expiry seen by the last sweep: no sweep frees anything before then. */
   private nextExpiry = Number.NEGATIVE_INFINITY;
+  private readonly made = Math.floor(Date.now() / 1000);
   private epoch: number | undefined;
 
   constructor(options: MemoryReplayStoreOptions = {}) {
@@ -144,7 +145,7 @@ export class MemoryReplayStore implements ReplayStore {
   async claim(id: ReplayId, ttlSeconds: number, options?: ClaimOptions): Promise<boolean> {
     const { ttl, now, validFrom } = claimTimes(ttlSeconds, options);
     const key = bytesToBase64url(replayIdHash(id));
-    this.epoch ??= now;
+    this.epoch ??= Math.min(this.made, now);
     if (validFrom !== undefined && validFrom < this.epoch) return false;
     const expires = this.entries.get(key);
     if (expires !== undefined && expires > now) return false;
@@ -187,8 +188,8 @@ export type ClaimResult = Verdict<object, ClaimFailure>;
 
 export interface ClaimOnceOptions {
   /**
-   * When the message first became acceptable: for a timestamped message, its timestamp less the
-   * verifier's tolerance for clocks ahead (a Date or Unix seconds; negative values count as 0).
+   * When the message was issued: its signed timestamp (a Date or Unix seconds; negative values
+   * count as 0). The epoch rule refuses messages issued before the store's epoch.
    */
   validFrom: TimeInput;
   /** The last second at which the verifier accepts it (timestamp + max age + tolerance). */

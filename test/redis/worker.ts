@@ -36,6 +36,8 @@ export interface Messages {
   now: number;
   seed: number;
   concurrency?: number;
+  /** These message numbers instead of [from, to). */
+  numbers?: number[];
   /** Start no message after this many milliseconds (the rest are left out of the reply). */
   deadlineMs?: number;
 }
@@ -145,7 +147,7 @@ function store(): RedisReplayStore {
 async function messages(job: Messages): Promise<object> {
   const replayStore = store();
   const numbers = shuffle(
-    Array.from({ length: job.to - job.from }, (_, k) => job.from + k),
+    job.numbers ?? Array.from({ length: job.to - job.from }, (_, k) => job.from + k),
     job.seed,
   );
   const reasons: Record<string, number> = {};
@@ -173,7 +175,7 @@ async function messages(job: Messages): Promise<object> {
       if (!v.ok) reason = v.reason;
       else {
         const c = await claimOnce(replayStore, v.id, {
-          validFrom: v.timestamp - 300,
+          validFrom: v.timestamp,
           validUntil: v.timestamp + 300,
           now: job.now,
         });
