@@ -29,6 +29,31 @@ export function assertExactlyOnce(
   assert.equal(replayed, count * (replies.length - 1));
 }
 
+/**
+ * Every worker verifies and claims the same `count` sealed tokens, then the same `count` Standard
+ * Webhooks messages, all at once; each must be accepted exactly once over all of them.
+ */
+export async function assertAllExactlyOnce(workers: Worker[], count: number): Promise<void> {
+  const { epoch } = await workers[0].run<{ epoch: number }>({ op: "start-epochs" });
+  const timestamp = epoch + 1; // issued after every tag's epoch started
+  for (const kind of ["seal", "webhook"] as const) {
+    const replies = await Promise.all(
+      workers.map((w, k) =>
+        w.run<{ accepted: number[]; reasons: Record<string, number> }>({
+          op: "messages",
+          kind,
+          from: 0,
+          to: count,
+          timestamp,
+          now: timestamp,
+          seed: 17 + k,
+        }),
+      ),
+    );
+    assertExactlyOnce(replies, count);
+  }
+}
+
 /** Feeds `workers` the same counters, each worker in its own order; compares with one window. */
 export async function assertWindowMatchesModel(
   workers: Worker[],

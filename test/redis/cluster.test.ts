@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import {
-  assertExactlyOnce,
+  assertAllExactlyOnce,
   assertWindowMatchesModel,
   warmWindowScript,
   windowCounters,
@@ -39,24 +39,7 @@ describe("a fleet of four receivers on a 3-master Redis Cluster", {
   });
 
   it("accepts each sealed token and webhook exactly once, with ids on every master", async () => {
-    const { epoch } = await workers[1].run<{ epoch: number }>({ op: "start-epochs" });
-    const timestamp = epoch + 301;
-    for (const kind of ["seal", "webhook"] as const) {
-      const replies = await Promise.all(
-        workers.map((w, k) =>
-          w.run<{ accepted: number[]; reasons: Record<string, number> }>({
-            op: "messages",
-            kind,
-            from: 0,
-            to: COUNT,
-            timestamp,
-            now: timestamp,
-            seed: 3 + k,
-          }),
-        ),
-      );
-      assertExactlyOnce(replies, COUNT);
-    }
+    await assertAllExactlyOnce(workers, COUNT);
     for (const port of cluster.ports) {
       const size = spawnSync(REDIS_CLI as string, ["-p", String(port), "dbsize"], {
         encoding: "utf8",
