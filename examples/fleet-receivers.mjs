@@ -27,7 +27,7 @@ async function receiver(name, redisUrl) {
   const redis = createClient({ url: redisUrl, disableOfflineQueue: true });
   redis.on("error", (e) => console.error(`[${name}] redis: ${e.message}`));
   await redis.connect();
-  const store = new RedisReplayStore(redis, { keyPrefix: "example:webhooks:", timeoutMs: 250 });
+  const store = new RedisReplayStore(redis, { keyPrefix: "example:webhooks:", timeoutMs: 1000 });
   // A new Redis starts its epochs now, not at the first messages (docs/fleet.md, the epoch rule).
   const epoch = await store.startEpochs();
 
@@ -126,7 +126,13 @@ async function demo() {
   );
   try {
     const [a, b] = await Promise.all(
-      instances.map((child) => new Promise((resolve) => child.once("message", resolve))),
+      instances.map(
+        (child) =>
+          new Promise((resolve, reject) => {
+            child.once("message", resolve);
+            child.once("exit", (code) => reject(new Error(`a receiver exited (${code})`)));
+          }),
+      ),
     );
     // A message issued after the store's epoch started (at most a second from now).
     const epoch = Math.max(a.epoch, b.epoch);
@@ -141,8 +147,9 @@ async function demo() {
     console.log(ok ? "the replay was refused by the second instance" : "UNEXPECTED");
     process.exitCode = ok ? 0 : 1;
   } finally {
-    for (const child of instances) child.send("stop");
-    await Promise.all(instances.map((c) => new Promise((r) => c.once("exit", r))));
+    const running = instances.filter((c) => c.exitCode === null && c.signalCode === null);
+    for (const child of running) child.send("stop");
+    await Promise.all(running.map((c) => new Promise((r) => c.once("exit", r))));
     redis.stop();
   }
 }

@@ -274,10 +274,17 @@ export class RedisReplayStore implements ReplayStore {
     const now = nowSeconds(
       checkOptions<{ now?: TimeInput }>(options, ["now"], "startEpochs options").now,
     );
-    const tags = Array.from({ length: 256 }, (_, b) => new Uint8Array([b]));
-    const replies = await bounded(this.timeoutMs, "starting the epochs", () =>
-      Promise.all(tags.map((t) => START.run(this.send, [this.keys(t)[0]], [String(now)]))),
-    );
+    // Each tag's script has its own deadline; the first goes alone, so that on a server without
+    // the script one EVAL loads it (on a cluster, one per node that lacks it).
+    const start = (b: number) =>
+      bounded(this.timeoutMs, "starting an epoch", () =>
+        START.run(this.send, [this.keys(new Uint8Array([b]))[0]], [String(now)]),
+      );
+    const first = await start(0);
+    const replies = [
+      first,
+      ...(await Promise.all(Array.from({ length: 255 }, (_, b) => start(b + 1)))),
+    ];
     let latest = 0;
     for (const reply of replies) {
       const epoch = integerReply(reply);
