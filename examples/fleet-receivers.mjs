@@ -52,6 +52,7 @@ async function receiver(name, redisUrl) {
   server.listen(0, "127.0.0.1", () => {
     process.send({ name, port: server.address().port, epoch });
   });
+  process.on("disconnect", () => process.exit(1)); // the demo went away
   process.on("message", async (m) => {
     if (m === "stop") {
       server.close();
