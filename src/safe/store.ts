@@ -189,9 +189,10 @@ export type ClaimResult = Verdict<object, ClaimFailure>;
 export interface ClaimOnceOptions {
   /**
    * When the message was issued: its signed timestamp (a Date or Unix seconds; negative values
-   * count as 0). The epoch rule refuses messages issued before the store's epoch.
+   * count as 0). The epoch rule refuses messages issued before the store's epoch. Leave it out
+   * only for ids that carry no time (a GitHub delivery id): the rule cannot protect those.
    */
-  validFrom: TimeInput;
+  validFrom?: TimeInput;
   /** The last second at which the verifier accepts it (timestamp + max age + tolerance). */
   validUntil: TimeInput;
   /** The current time (the verifier's): a Date or Unix seconds. Default: the system clock. */
@@ -229,11 +230,12 @@ export async function claimOnce(
     throw new KeyedError("BAD_INPUT", "claimOnce takes options { validFrom, validUntil, now? }.");
   }
   const o = checkOptions<ClaimOnceOptions>(options, CLAIM_ONCE_OPTIONS, "claimOnce options");
-  if (o.validFrom === undefined || o.validUntil === undefined) {
-    throw new KeyedError("BAD_INPUT", "claimOnce needs options.validFrom and options.validUntil.");
+  if (o.validUntil === undefined) {
+    throw new KeyedError("BAD_INPUT", "claimOnce needs options.validUntil.");
   }
   const now = nowSeconds(o.now);
-  const validFrom = moment(o.validFrom, "options.validFrom");
+  const validFrom =
+    o.validFrom === undefined ? undefined : moment(o.validFrom, "options.validFrom");
   const validUntil = moment(o.validUntil, "options.validUntil");
   if (validUntil < now) {
     throw new KeyedError(
@@ -244,7 +246,7 @@ export async function claimOnce(
   const ttl = claimTtl(Math.floor(validUntil - now) + 1);
   let claimed: unknown;
   try {
-    claimed = await store.claim(id, ttl, { validFrom, now });
+    claimed = await store.claim(id, ttl, validFrom === undefined ? { now } : { validFrom, now });
   } catch (error) {
     return refuse(
       "store_unavailable",

@@ -118,6 +118,8 @@ describe("claimOnce", () => {
     assert.deepEqual(spy.calls, [["id", 101, { validFrom: 990, now: 1000 }]]);
     await claimOnce(spy, "id", { validFrom: -50, validUntil: new Date(1000_000), now: 1000 });
     assert.deepEqual(spy.calls[1], ["id", 1, { validFrom: 0, now: 1000 }]);
+    await claimOnce(spy, "delivery", { validUntil: 1060, now: 1000 }); // no time of its own
+    assert.deepEqual(spy.calls[2], ["delivery", 61, { now: 1000 }]);
   });
 
   it("answers replayed and store_unavailable, never rejecting for the store", async () => {
@@ -149,10 +151,7 @@ describe("claimOnce", () => {
     await rejectsKeyed(claimOnce({} as never, "id", times), "BAD_INPUT");
     await rejectsKeyed(claimOnce(store, 5 as never, times), "BAD_INPUT");
     await rejectsKeyed(claimOnce(store, "id", undefined as never), "BAD_INPUT");
-    await rejectsKeyed(
-      claimOnce(store, "id", { validUntil: 1100, now: 1000 } as never),
-      "BAD_INPUT",
-    );
+    await rejectsKeyed(claimOnce(store, "id", { validFrom: 990, now: 1000 } as never), "BAD_INPUT");
     await rejectsKeyed(claimOnce(store, "id", { ...times, validUntil: 999 }), "BAD_INPUT");
     await rejectsKeyed(claimOnce(store, "id", { ...times, ttl: 5 } as never), "BAD_INPUT");
   });
