@@ -1,6 +1,6 @@
 /**
  * Benchmark entry point: `npm run bench [-- --quick] [-- --only=hmac,cmac] [-- --calibrate]
- * [-- --redraw]`.
+ * [-- --redraw] [-- --fleet]`.
  *
  * Each algorithm of a suite runs in a fresh Node process. Pure-JS libraries (keyed and noble)
  * share code between hashes, so whichever algorithm ran first could leave that code's call sites
@@ -64,6 +64,8 @@ const { values: args } = parseArgs({
     calibrate: { type: "boolean", default: false },
     // Rewrites the sections of docs/benchmarks.md and docs/charts from the newest bench/results.
     redraw: { type: "boolean", default: false },
+    // Runs bench/fleet.ts (verify + claim through replay stores, on a redis-server it starts).
+    fleet: { type: "boolean", default: false },
     // Internal: "<suite>:<algorithm>" or "<suite>:allocation", run by a child process.
     child: { type: "string" },
   },
@@ -442,7 +444,15 @@ function calibrate(): void {
   process.exitCode = r.status ?? 1;
 }
 
+function fleet(): void {
+  const script = join(ROOT, "bench", "fleet.ts");
+  const argv = [...process.execArgv, script, args.quick ? "--quick" : "--write"];
+  const r = spawnSync(process.execPath, argv, { stdio: "inherit" });
+  process.exitCode = r.status ?? 1;
+}
+
 if (args.child) await child(args.child);
 else if (args.calibrate) calibrate();
 else if (args.redraw) redraw();
+else if (args.fleet) fleet();
 else await main();

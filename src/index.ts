@@ -34,9 +34,13 @@ export { SipHashMac, siphash13, siphash13_128, siphash24, siphash24_128 } from "
 export {
   type Opened,
   type OpenFailure,
+  type OpenOnceFailure,
+  type OpenOnceOptions,
+  type OpenOnceResult,
   type OpenOptions,
   type OpenResult,
   open,
+  openOnce,
   SEAL_ALGORITHMS,
   type SealAlgorithm,
   type SealOptions,
@@ -63,9 +67,24 @@ export {
 } from "./safe/keyset.js";
 export { ReplayWindow, type ReplayWindowOptions } from "./safe/replay.js";
 export {
+  type ClaimFailure,
+  type ClaimOnceOptions,
+  type ClaimOptions,
+  type ClaimResult,
+  claimOnce,
+  MemoryReplayStore,
+  type MemoryReplayStoreOptions,
+  type ReplayId,
+  type ReplayStore,
+} from "./safe/store.js";
+export {
   defaultMaxFailures,
+  type FailureBudget,
+  MemoryFailureBudget,
   Verifier,
+  type VerifierFailure,
   type VerifierOptions,
+  type VerifierResult,
   type VerifierStatus,
 } from "./safe/verifier.js";
 export { macFromCryptoKey, type ToCryptoKeyOptions, toCryptoKey } from "./safe/webcrypto.js";

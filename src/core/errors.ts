@@ -59,7 +59,13 @@ export type KeyedErrorCode =
    */
   | "KEYSET_PRIMARY"
   /** A key id (or JWK `kid`) that is not in the keyset. */
-  | "KEY_NOT_FOUND";
+  | "KEY_NOT_FOUND"
+  /**
+   * A shared store (a replay store, window or failure budget, e.g. on Redis) did not answer within
+   * its timeout, failed, or answered something it should not. The input was refused, never
+   * accepted; keyed tries the store again on the next call.
+   */
+  | "STORE_UNAVAILABLE";
 
 export class KeyedError extends Error {
   readonly code: KeyedErrorCode;

@@ -34,6 +34,7 @@ import { hkdf } from "../kdf/hkdf.js";
 import { mac, macInfo } from "../mac/registry.js";
 import { Keyset, keysetKeyBytes } from "./keyset.js";
 import type { ReplayWindow } from "./replay.js";
+import { type ClaimFailure, claimOnce, type ReplayStore } from "./store.js";
 
 const VERSION = 1;
 const HAS_TIMESTAMP = 1;
@@ -331,7 +332,10 @@ function openPlan(key: unknown, options: OpenOptions): OpenPlan {
  */
 export function tryOpen(key: Bytes | Keyset, token: Bytes, options: OpenOptions): OpenResult {
   assertBytes(token, "token");
-  const plan = openPlan(key, options);
+  return openWithPlan(key, token, openPlan(key, options));
+}
+
+function openWithPlan(key: Bytes | Keyset, token: Bytes, plan: OpenPlan): OpenResult {
   let openKey: SealKey;
   if (key instanceof Keyset) {
     // The key id, the one field read before the tag: it chooses the key, and the tag covers it.
@@ -445,4 +449,51 @@ export function open(key: Bytes | Keyset, token: Bytes, options: OpenOptions): O
   if (!result.ok) throw new KeyedError(OPEN_CODES[result.reason], result.message);
   const { ok: _, ...opened } = result;
   return opened;
+}
+
+export interface OpenOnceOptions extends OpenOptions {
+  /** Required: the token's validity, from its timestamp (which it must then carry). */
+  maxAgeSeconds: number;
+  /** Where the token is claimed: `MemoryReplayStore`, or `RedisReplayStore` for a fleet. */
+  replayStore: ReplayStore;
+}
+
+/** Why `openOnce` refused: `OpenFailure`, or a store that could not answer. */
+export type OpenOnceFailure = OpenFailure | ClaimFailure;
+
+export type OpenOnceResult = Verdict<Opened, OpenOnceFailure>;
+
+/**
+ * `tryOpen`, then the token claimed in `replayStore` for the rest of its validity, so that it opens
+ * once across every process sharing the store. The token is verified (tag, then freshness) first,
+ * so forgeries and stale tokens never reach the store. `replayed` is also the answer for a token
+ * that was acceptable before the store's epoch (a store that restarted empty: see ReplayStore);
+ * `store_unavailable` when the store cannot answer. Never rejects for what the token or the store
+ * holds; only the caller's own arguments throw, as in `tryOpen` (and `maxAgeSeconds` and
+ * `replayStore` are required).
+ */
+export async function openOnce(
+  key: Bytes | Keyset,
+  token: Bytes,
+  options: OpenOnceOptions,
+): Promise<OpenOnceResult> {
+  assertBytes(token, "token");
+  const { replayStore, ...rest } = (options ?? {}) as Partial<OpenOnceOptions>;
+  if (replayStore === undefined || rest.maxAgeSeconds === undefined) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      "openOnce needs options.replayStore and options.maxAgeSeconds (the claim lasts as long as the token is valid).",
+    );
+  }
+  const plan = openPlan(key, rest as OpenOptions);
+  const opened = openWithPlan(key, token, plan);
+  if (!opened.ok) return opened;
+  // maxAgeSeconds was given, so an opened token carries a timestamp.
+  const timestamp = opened.timestamp as number;
+  const claim = await claimOnce(replayStore, token, {
+    validFrom: timestamp,
+    validUntil: timestamp + (plan.maxAge as number) + plan.tolerance,
+    now: plan.now,
+  });
+  return claim.ok ? opened : claim;
 }
