@@ -688,8 +688,10 @@ export interface NodeRequest {
 /** A fetch `Request` (Node 18+, Deno, Bun, Workers), or anything with its shape. */
 export interface FetchRequest {
   readonly headers: { get(name: string): string | null };
-  readonly body: ReadableStream<Uint8Array> | null;
+  /** Firefox's Request has no `body` stream (undefined): then `arrayBuffer()` is read. */
+  readonly body: ReadableStream<Uint8Array> | null | undefined;
   readonly bodyUsed: boolean;
+  arrayBuffer?(): Promise<ArrayBuffer>;
 }
 
 export type WebhookRequest = NodeRequest | FetchRequest;
@@ -752,6 +754,20 @@ async function readFetchBody(request: FetchRequest, limit: number): Promise<Byte
   if (request.bodyUsed) throw alreadyRead();
   checkDeclaredLength(request.headers.get("content-length") ?? undefined, limit);
   if (request.body === null) return new Uint8Array(0);
+  if (request.body === undefined) {
+    // Firefox: a Request made in the browser holds its body in memory already.
+    if (request.arrayBuffer === undefined) {
+      throw new KeyedError("BAD_INPUT", "the request has neither a body stream nor arrayBuffer().");
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await request.arrayBuffer());
+    } catch (error) {
+      throw incomplete(error instanceof Error ? error : new Error(String(error)));
+    }
+    if (bytes.length > limit) throw tooLarge(limit);
+    return bytes;
+  }
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
