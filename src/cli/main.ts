@@ -13,6 +13,7 @@ import { CliError, describeError, EXIT_OK, EXIT_USAGE } from "./errors.js";
 import { type Context, createContext, prefix } from "./io.js";
 import { keygenCommand } from "./keygen.js";
 import { listCommand } from "./list.js";
+import { MANUAL } from "./manual.js";
 import { tagCommand } from "./tag.js";
 import { verifyCommand } from "./verify.js";
 
@@ -51,6 +52,8 @@ Exit status: 0 success, 1 verification failed, 2 usage or input error.
 
   keyed <command> --help    the options of a command, with examples
   keyed --version           the version
+
+Manual: ${MANUAL}
 
 Example:
   keyed keygen -a hmac-sha256 --raw -o mac.key
