@@ -1,0 +1,24 @@
+// The API reference (`npm run docs`, into dist-api/): every entry point in package.json's
+// `exports`, from its TypeScript source. An undocumented public export is an error.
+import { readFileSync } from "node:fs";
+
+const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
+const entryPoints = Object.values(pkg.exports)
+  .map((target) => (typeof target === "string" ? target : target.default))
+  .filter((path) => path.endsWith(".js"))
+  .map((path) => path.replace(/^\.\/dist\//, "./src/").replace(/\.js$/, ".ts"));
+
+/** @type {Partial<import("typedoc").TypeDocOptions>} */
+export default {
+  entryPoints,
+  out: "dist-api",
+  tsconfig: "tsconfig.build.json",
+  name: "keyed",
+  readme: "README.md",
+  excludePrivate: true,
+  excludeInternal: true,
+  validation: { notExported: true, invalidLink: true, notDocumented: true },
+  treatWarningsAsErrors: true,
+  githubPages: false,
+  hideGenerator: true,
+};
