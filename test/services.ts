@@ -49,3 +49,21 @@ export function need(found: Program | { missing: string }): Program {
   }
   return found;
 }
+
+/** Debian's Chromium, for the browser tests (playwright-core drives it). */
+export const CHROMIUM = findProgram(
+  "/usr/bin/chromium",
+  "Debian package chromium; .ci/run installs it",
+);
+
+/** Chromium's flags (issue 13): no sandbox (root in a container), nothing that reaches the network. */
+export const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];

@@ -15,7 +15,14 @@ import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { build } from "esbuild";
 import { type StaticServer, serveStatic } from "../../scripts/serve-static.js";
-import { findProgram, need, type Program, skipUnlessFound } from "../services.js";
+import {
+  CHROMIUM,
+  CHROMIUM_FLAGS,
+  findProgram,
+  need,
+  type Program,
+  skipUnlessFound,
+} from "../services.js";
 import { type ConformanceInput, conformance } from "./conformance.js";
 import type { BrowserReport } from "./entries/browser.js";
 import { vectorSample } from "./sample.js";
@@ -25,17 +32,6 @@ const bin = (name: string) => join(root, "node_modules", ".bin", name);
 const built = existsSync(join(root, "dist", "index.js"));
 const run = promisify(execFile);
 
-/** Chromium's flags (issue 13): no sandbox (root in a container), nothing that reaches the network. */
-export const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 /** The CSP of the (c) and (d) cases: scripts from the page's origin, and no WebAssembly compile. */
 const CSP = "script-src 'self'";
 
@@ -44,7 +40,7 @@ const programs = {
   deno: findProgram(bin("deno"), npmBinary),
   bun: findProgram(bin("bun"), npmBinary),
   workerd: findProgram(bin("workerd"), npmBinary),
-  chromium: findProgram("/usr/bin/chromium", "Debian package chromium; .ci/run installs it"),
+  chromium: CHROMIUM,
   firefox: findProgram("/usr/bin/firefox-esr", "Debian package firefox-esr; .ci/run installs it"),
 };
 const skipUnbuilt = built ? false : "dist/ not built (npm test runs `npm run build` first)";
