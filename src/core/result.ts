@@ -7,7 +7,9 @@
 
 /** A refused input: why (stable, safe to branch on) and a sentence for logs. */
 export interface Refusal<R extends string = string> {
+  /** Always false: the input was refused. */
   readonly ok: false;
+  /** Why, as a stable string to branch on; `message` says it in words. */
   readonly reason: R;
   /** A sentence for logs; do not send it back to the caller. */
   readonly message: string;

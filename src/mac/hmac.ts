@@ -328,6 +328,7 @@ export const HMAC_HASHES = {
 } as const satisfies Partial<Record<MacName, HashName>>;
 
 export type HmacName = keyof typeof HMAC_HASHES;
+/** The hash names `hmac(hash, key)` takes: "sha1", "sha256", "sha3-256", ... (FIPS 180-4, FIPS 202). */
 export type HmacHash = (typeof HMAC_HASHES)[HmacName];
 
 function hmacAlgorithm(name: HmacName): MacAlgorithm {

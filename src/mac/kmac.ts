@@ -279,6 +279,7 @@ export class KmacKernel implements MacKernel {
 
 redactKeyMaterial(KmacKernel);
 
+/** KMAC's customization string S (SP 800-185 section 4.2), text as UTF-8. */
 export interface KmacOptions {
   /** Customization string S. */
   customization?: Bytes | string;

@@ -67,8 +67,11 @@ const MAX_UINT32 = 0xffffffff;
 export interface TcpAoKeyContext {
   /** IPv4 (4 bytes) or IPv6 (16 bytes) address of the segments' sender. */
   source: Bytes;
+  /** The receiver's address, of the same family as `source`. */
   destination: Bytes;
+  /** The sender's TCP port. */
   sourcePort: number;
+  /** The receiver's TCP port. */
   destinationPort: number;
   /** The sender's initial sequence number. */
   sourceIsn: number;
@@ -76,6 +79,7 @@ export interface TcpAoKeyContext {
   destinationIsn: number;
 }
 
+/** Settings of the traffic-key derivation. */
 export interface TcpAoKdfOptions {
   /**
    * Accept master keys under 16 bytes. TCP-AO master keys are often configured passwords
@@ -201,11 +205,17 @@ function deriveTrafficKey(spec: AlgorithmSpec, masterKey: Bytes, context: Bytes)
 
 /** Both ends of one connection, seen from the local end. */
 export interface TcpAoConnection {
+  /** This end's IPv4 (4 bytes) or IPv6 (16 bytes) address. */
   localAddress: Bytes;
+  /** The other end's address, of the same family. */
   remoteAddress: Bytes;
+  /** This end's TCP port. */
   localPort: number;
+  /** The other end's TCP port. */
   remotePort: number;
+  /** This end's initial sequence number. */
   localIsn: number;
+  /** The other end's initial sequence number. */
   remoteIsn: number;
 }
 
@@ -215,12 +225,20 @@ export interface TcpAoConnection {
  * the SYN-ACK included, uses the "other" keys, with both ISNs (as RFC 9235's vectors show).
  */
 export interface TcpAoTrafficKeys {
+  /** For the SYN this end sends. */
   sendSyn: Bytes;
+  /** For the SYN this end receives. */
   receiveSyn: Bytes;
+  /** For every other segment this end sends. */
   sendOther: Bytes;
+  /** For every other segment this end receives. */
   receiveOther: Bytes;
 }
 
+/**
+ * The four traffic keys of a connection from the master key tuple's key (RFC 5925 section 5.2,
+ * the KDFs of RFC 5926 section 3.1); master keys under 16 bytes need `allowShortKeys`.
+ */
 export function tcpAoTrafficKeys(
   algorithm: TcpAoAlgorithm,
   masterKey: Bytes,
@@ -278,7 +296,9 @@ export interface TcpAoOption {
   offset: number;
   /** The option's length byte: 4 + the MAC length. */
   length: number;
+  /** KeyID: the master key tuple that made this MAC (RFC 5925 2.2). */
   keyId: number;
+  /** RNextKeyID: the tuple the sender wants to receive with. */
   rNextKeyId: number;
   /** A copy of the MAC field. */
   mac: Bytes;
@@ -353,6 +373,7 @@ export function tcpAoOption(segment: Bytes): TcpAoOption | undefined {
 export interface TcpAoSegment {
   /** IPv4 (4 bytes) or IPv6 (16 bytes) source address, for the pseudo-header. */
   source: Bytes;
+  /** The destination address, of the same family. */
   destination: Bytes;
   /** The TCP segment: header, options (TCP-AO among them), payload. */
   segment: Bytes;
@@ -360,6 +381,7 @@ export interface TcpAoSegment {
   sne: number;
 }
 
+/** Settings of `tcpAo`. */
 export interface TcpAoMacOptions {
   /** The master key tuple's TCP option flag (RFC 5925 3.1): MAC no option other than TCP-AO. */
   excludeOptions?: boolean;
@@ -372,9 +394,18 @@ export type TcpAoFailure =
   | "TCP-AO option has the wrong MAC length"
   | "MAC mismatch";
 
+/** What `check` answers: the MAC matches, or why the segment was refused. */
 export type TcpAoCheck =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly reason: TcpAoFailure };
+  | {
+      /** The MAC matches. */
+      readonly ok: true;
+    }
+  | {
+      /** Refused. */
+      readonly ok: false;
+      /** Why. */
+      readonly reason: TcpAoFailure;
+    };
 
 const CHECK_OK: TcpAoCheck = Object.freeze({ ok: true });
 const CHECK_MALFORMED: TcpAoCheck = Object.freeze({ ok: false, reason: "malformed segment" });
@@ -499,9 +530,11 @@ redactKeyMaterial(CmacSink);
  * Make one per traffic key (four per connection, see `tcpAoTrafficKeys`).
  */
 export class TcpAoMac {
+  /** The MAC algorithm (RFC 5926). */
   readonly algorithm: TcpAoAlgorithm;
   /** MAC bytes in the option (its length byte is 4 + macLength). */
   readonly macLength: number;
+  /** Whether options other than TCP-AO are left out of the MAC (RFC 5925 3.1). */
   readonly excludeOptions: boolean;
   private readonly sink: BlockSink;
   private readonly staging: Uint8Array;

@@ -58,10 +58,16 @@ export type WebhookFailure =
   /** The request helpers could not read the body to its end (the client went away). */
   | "body_incomplete";
 
+/** A refused webhook: `{ ok: false, reason, message }`. */
 export type WebhookRefusal = Refusal<WebhookFailure>;
 
 /** `{ ok: true }` with what the scheme authenticates besides the body, or a refusal. */
-export type WebhookResult<T extends object = object> = ({ readonly ok: true } & T) | WebhookRefusal;
+export type WebhookResult<T extends object = object> =
+  | ({
+      /** The signature matches (and the timestamp, where the scheme has one, is fresh). */
+      readonly ok: true;
+    } & T)
+  | WebhookRefusal;
 
 /** Timestamp checks (Stripe, Slack, Standard Webhooks). */
 export interface TimestampOptions {
@@ -71,6 +77,7 @@ export interface TimestampOptions {
   now?: number;
 }
 
+/** The signing time of `signStripe`, `signSlack` (tests and senders). */
 export interface SignTimestampOptions {
   /** Seconds since the epoch. Default: now. */
   timestamp?: number;
@@ -87,7 +94,10 @@ export type HeaderValue = string | readonly string[] | null | undefined;
  * `req.headersDistinct` or Lambda's `headers` / `multiValueHeaders` (names in any case).
  */
 export type HeaderSource =
-  | { get(name: string): string | null }
+  | {
+      /** The value of header `name` (any case), or null. */
+      get(name: string): string | null;
+    }
   | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -271,7 +281,7 @@ export class PreparedWebhookKeys {
     return this.#kernels.size;
   }
 
-  /** The prepared kernel for `key`, made on first use. */
+  /** @internal The prepared kernel for `key`, made on first use (keyed's verifiers call it). */
   kernel(key: Bytes): HmacKernel {
     const id = bytesToHex(sha256(key));
     const cached = this.#kernels.get(id);
@@ -431,7 +441,10 @@ export function verifyStripe(
   body: WebhookBody,
   header: HeaderValue,
   options?: TimestampOptions,
-): WebhookResult<{ readonly timestamp: number }> {
+): WebhookResult<{
+  /** When the sender signed, in seconds since the epoch (checked against the tolerance). */
+  readonly timestamp: number;
+}> {
   const keys = secretList(secret);
   const data = bodyBytes(body);
   const clock = clockOptions(options, "verifyStripe");
@@ -475,14 +488,19 @@ export function verifyStripe(
 // --- Slack ---------------------------------------------------------------------------------------
 
 /** The `X-Slack-Signature` and `X-Slack-Request-Timestamp` header values. */
+/** What `signSlack` returns: the two header values to send. */
 export interface SlackSignature {
+  /** X-Slack-Signature: "v0=" and 64 hex digits. */
   signature: string;
+  /** X-Slack-Request-Timestamp: unix seconds. */
   timestamp: string;
 }
 
 /** What `verifySlack` reads: the two headers' values (null or undefined when absent). */
 export interface SlackHeaders {
+  /** The X-Slack-Signature value. */
   signature: HeaderValue;
+  /** The X-Slack-Request-Timestamp value (or the number it holds). */
   timestamp: HeaderValue | number;
 }
 
@@ -505,7 +523,10 @@ export function verifySlack(
   body: WebhookBody,
   headers: SlackHeaders,
   options?: TimestampOptions,
-): WebhookResult<{ readonly timestamp: number }> {
+): WebhookResult<{
+  /** When the sender signed, in seconds since the epoch (checked against the tolerance). */
+  readonly timestamp: number;
+}> {
   const keys = secretList(secret);
   const data = bodyBytes(body);
   const clock = clockOptions(options, "verifySlack");
@@ -551,16 +572,21 @@ const STANDARD_PREFIX = "whsec_";
 
 /** The three headers of a Standard Webhooks message (a type, so that it is a HeaderSource). */
 export type StandardWebhookHeaders = {
+  /** The message id. */
   "webhook-id": string;
+  /** Unix seconds. */
   "webhook-timestamp": string;
+  /** Space-separated "v1,<base64>" entries. */
   "webhook-signature": string;
 };
 
+/** A message to sign with `signStandardWebhook`. */
 export interface StandardWebhookMessage {
   /** The message id (the receiver's idempotency key); no "." (spec: signature scheme). */
   id: string;
   /** Seconds since the epoch. Default: now. */
   timestamp?: number;
+  /** The body, exactly as it will be sent. */
   body: WebhookBody;
 }
 
@@ -637,7 +663,12 @@ export function verifyStandardWebhook(
   body: WebhookBody,
   headers: HeaderSource,
   options?: TimestampOptions,
-): WebhookResult<{ readonly id: string; readonly timestamp: number }> {
+): WebhookResult<{
+  /** The message id, the key to deduplicate deliveries on. */
+  readonly id: string;
+  /** When the sender signed, in seconds since the epoch (checked against the tolerance). */
+  readonly timestamp: number;
+}> {
   const keys = secretList(secret, standardSecret);
   const data = bodyBytes(body);
   const clock = clockOptions(options, "verifyStandardWebhook");
@@ -677,25 +708,39 @@ export function verifyStandardWebhook(
 
 /** A node:http `IncomingMessage`, or anything with its shape. */
 export interface NodeRequest {
+  /** Header values by lower-case name, as node:http gives them. */
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** True once the body has been read (it can be read only once). */
   readonly readableEnded?: boolean;
+  /** A chunk of the body. */
   on(event: "data", listener: (chunk: Uint8Array | string) => void): unknown;
+  /** The end of the body, or the connection closing. */
   on(event: "end" | "close", listener: () => void): unknown;
+  /** A read error. */
   on(event: "error", listener: (error: Error) => void): unknown;
+  /** Detaches a listener `on` attached. */
   removeListener(event: string, listener: (...args: never[]) => void): unknown;
 }
 
 /** A fetch `Request` (Node 18+, Deno, Bun, Workers), or anything with its shape. */
 export interface FetchRequest {
-  readonly headers: { get(name: string): string | null };
+  /** The request's Headers. */
+  readonly headers: {
+    /** The value of header `name` (any case), or null. */
+    get(name: string): string | null;
+  };
   /** Firefox's Request has no `body` stream (undefined): then `arrayBuffer()` is read. */
   readonly body: ReadableStream<Uint8Array> | null | undefined;
+  /** True once the body has been read (it can be read only once). */
   readonly bodyUsed: boolean;
+  /** The whole body; used where `body` is undefined. */
   arrayBuffer?(): Promise<ArrayBuffer>;
 }
 
+/** What the request helpers read the body from: a node:http request or a fetch Request. */
 export type WebhookRequest = NodeRequest | FetchRequest;
 
+/** How much of a body `readRawBody` and the request helpers read. */
 export interface ReadBodyOptions {
   /** Largest body accepted, in bytes. Default 1 MiB. */
   limit?: number;
@@ -705,7 +750,12 @@ export interface ReadBodyOptions {
 export interface RequestOptions extends ReadBodyOptions, TimestampOptions {}
 
 /** A verified request carries its body, read once: parse it from here. */
-export type RequestResult<T extends object = object> = WebhookResult<{ readonly body: Bytes } & T>;
+export type RequestResult<T extends object = object> = WebhookResult<
+  {
+    /** The raw body that was verified: parse it now, not before. */
+    readonly body: Bytes;
+  } & T
+>;
 
 const DEFAULT_LIMIT = 1024 * 1024;
 
@@ -924,7 +974,12 @@ export async function verifyStripeRequest(
   secret: WebhookSecrets,
   request: WebhookRequest,
   options?: RequestOptions,
-): Promise<RequestResult<{ readonly timestamp: number }>> {
+): Promise<
+  RequestResult<{
+    /** When the sender signed, in seconds since the epoch (checked against the tolerance). */
+    readonly timestamp: number;
+  }>
+> {
   secretList(secret);
   clockOptions(stripLimit(options), "verifyStripeRequest");
   const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifyStripeRequest");
@@ -938,7 +993,12 @@ export async function verifySlackRequest(
   secret: WebhookSecrets,
   request: WebhookRequest,
   options?: RequestOptions,
-): Promise<RequestResult<{ readonly timestamp: number }>> {
+): Promise<
+  RequestResult<{
+    /** When the sender signed, in seconds since the epoch (checked against the tolerance). */
+    readonly timestamp: number;
+  }>
+> {
   secretList(secret);
   clockOptions(stripLimit(options), "verifySlackRequest");
   const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifySlackRequest");
@@ -956,7 +1016,14 @@ export async function verifyStandardWebhookRequest(
   secret: WebhookSecrets,
   request: WebhookRequest,
   options?: RequestOptions,
-): Promise<RequestResult<{ readonly id: string; readonly timestamp: number }>> {
+): Promise<
+  RequestResult<{
+    /** The message id, the key to deduplicate deliveries on. */
+    readonly id: string;
+    /** When the sender signed, in seconds since the epoch (checked against the tolerance). */
+    readonly timestamp: number;
+  }>
+> {
   secretList(secret, standardSecret);
   clockOptions(stripLimit(options), "verifyStandardWebhookRequest");
   const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifyStandardWebhookRequest");

@@ -14,15 +14,21 @@ import { checkOptions, describeType } from "../core/options.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { macInfo } from "../mac/registry.js";
 
+/** Settings of `Verifier`. */
 export interface VerifierOptions {
   /** Failed verifications after which the key is retired. Default: 2^(t/2), at most 2^32. */
   maxFailures?: number;
 }
 
+/** What `Verifier.status()` reports. */
 export interface VerifierStatus {
+  /** KEY_RETIRED once `failures` reached `maxFailures`: every later verify is false. */
   state: "ACTIVE" | "KEY_RETIRED";
+  /** Verifications that failed so far. */
   failures: number;
+  /** Verifications that succeeded so far. */
   successes: number;
+  /** The failure budget. */
   maxFailures: number;
 }
 
@@ -31,10 +37,15 @@ export function defaultMaxFailures(tagBytes: number): number {
   return 2 ** Math.min(32, Math.floor((8 * tagBytes) / 2));
 }
 
+/**
+ * A Mac's verify with a failure budget: after `maxFailures` wrong tags the key is retired and
+ * every verification is false (see the module comment).
+ */
 export class Verifier {
   /** The wrapped Mac's algorithm. */
   readonly algorithm: MacName;
   private readonly mac: Mac;
+  /** The failure budget: default `defaultMaxFailures(tagLength)`. */
   readonly maxFailures: number;
   private failures = 0;
   private successes = 0;
@@ -89,6 +100,7 @@ export class Verifier {
     return false;
   }
 
+  /** The counts so far, and whether the key is retired. */
   status(): VerifierStatus {
     return {
       state: this.failures >= this.maxFailures ? "KEY_RETIRED" : "ACTIVE",
