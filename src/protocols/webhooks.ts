@@ -69,6 +69,18 @@ export type WebhookResult<T extends object = object> =
     } & T)
   | WebhookRefusal;
 
+/** What a verified Stripe or Slack webhook authenticates besides the body. */
+export interface WebhookSigned {
+  /** When the sender signed, in seconds since the epoch (checked against the tolerance). */
+  readonly timestamp: number;
+}
+
+/** What a verified Standard Webhooks message authenticates besides the body. */
+export interface StandardWebhookSigned extends WebhookSigned {
+  /** The message id, the key to deduplicate deliveries on. */
+  readonly id: string;
+}
+
 /** Timestamp checks (Stripe, Slack, Standard Webhooks). */
 export interface TimestampOptions {
   /** Largest accepted difference from `now`, both ways, in seconds. Default 300. */
@@ -441,10 +453,7 @@ export function verifyStripe(
   body: WebhookBody,
   header: HeaderValue,
   options?: TimestampOptions,
-): WebhookResult<{
-  /** When the sender signed, in seconds since the epoch (checked against the tolerance). */
-  readonly timestamp: number;
-}> {
+): WebhookResult<WebhookSigned> {
   const keys = secretList(secret);
   const data = bodyBytes(body);
   const clock = clockOptions(options, "verifyStripe");
@@ -523,10 +532,7 @@ export function verifySlack(
   body: WebhookBody,
   headers: SlackHeaders,
   options?: TimestampOptions,
-): WebhookResult<{
-  /** When the sender signed, in seconds since the epoch (checked against the tolerance). */
-  readonly timestamp: number;
-}> {
+): WebhookResult<WebhookSigned> {
   const keys = secretList(secret);
   const data = bodyBytes(body);
   const clock = clockOptions(options, "verifySlack");
@@ -663,12 +669,7 @@ export function verifyStandardWebhook(
   body: WebhookBody,
   headers: HeaderSource,
   options?: TimestampOptions,
-): WebhookResult<{
-  /** The message id, the key to deduplicate deliveries on. */
-  readonly id: string;
-  /** When the sender signed, in seconds since the epoch (checked against the tolerance). */
-  readonly timestamp: number;
-}> {
+): WebhookResult<StandardWebhookSigned> {
   const keys = secretList(secret, standardSecret);
   const data = bodyBytes(body);
   const clock = clockOptions(options, "verifyStandardWebhook");
@@ -974,12 +975,7 @@ export async function verifyStripeRequest(
   secret: WebhookSecrets,
   request: WebhookRequest,
   options?: RequestOptions,
-): Promise<
-  RequestResult<{
-    /** When the sender signed, in seconds since the epoch (checked against the tolerance). */
-    readonly timestamp: number;
-  }>
-> {
+): Promise<RequestResult<WebhookSigned>> {
   secretList(secret);
   clockOptions(stripLimit(options), "verifyStripeRequest");
   const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifyStripeRequest");
@@ -993,12 +989,7 @@ export async function verifySlackRequest(
   secret: WebhookSecrets,
   request: WebhookRequest,
   options?: RequestOptions,
-): Promise<
-  RequestResult<{
-    /** When the sender signed, in seconds since the epoch (checked against the tolerance). */
-    readonly timestamp: number;
-  }>
-> {
+): Promise<RequestResult<WebhookSigned>> {
   secretList(secret);
   clockOptions(stripLimit(options), "verifySlackRequest");
   const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifySlackRequest");
@@ -1016,14 +1007,7 @@ export async function verifyStandardWebhookRequest(
   secret: WebhookSecrets,
   request: WebhookRequest,
   options?: RequestOptions,
-): Promise<
-  RequestResult<{
-    /** The message id, the key to deduplicate deliveries on. */
-    readonly id: string;
-    /** When the sender signed, in seconds since the epoch (checked against the tolerance). */
-    readonly timestamp: number;
-  }>
-> {
+): Promise<RequestResult<StandardWebhookSigned>> {
   secretList(secret, standardSecret);
   clockOptions(stripLimit(options), "verifyStandardWebhookRequest");
   const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifyStandardWebhookRequest");

@@ -11,25 +11,13 @@ import {
   type MacWithIvTestGroup,
   readVectorJson,
   vectorPath,
+  WYCHEPROOF_HMAC_FILES,
   type WycheproofFile,
 } from "../vectors.js";
 import type { ConformanceInput, VectorCase } from "./conformance.js";
 
 const PER_FILE = 8;
 
-const HMAC_FILES: [string, MacName][] = [
-  ["hmac_sha1_test.json", "hmac-sha1"],
-  ["hmac_sha224_test.json", "hmac-sha224"],
-  ["hmac_sha256_test.json", "hmac-sha256"],
-  ["hmac_sha384_test.json", "hmac-sha384"],
-  ["hmac_sha512_test.json", "hmac-sha512"],
-  ["hmac_sha512_224_test.json", "hmac-sha512-224"],
-  ["hmac_sha512_256_test.json", "hmac-sha512-256"],
-  ["hmac_sha3_224_test.json", "hmac-sha3-224"],
-  ["hmac_sha3_256_test.json", "hmac-sha3-256"],
-  ["hmac_sha3_384_test.json", "hmac-sha3-384"],
-  ["hmac_sha3_512_test.json", "hmac-sha3-512"],
-];
 const CMAC_BY_KEY_BITS: Record<number, MacName> = {
   128: "cmac-aes128",
   192: "cmac-aes192",
@@ -68,7 +56,7 @@ function macFile(
 /** The sample, from the shared vector folder. */
 export function vectorSample(): ConformanceInput {
   const files: [string, () => VectorCase[]][] = [];
-  for (const [file, name] of HMAC_FILES) {
+  for (const [file, name] of WYCHEPROOF_HMAC_FILES) {
     files.push([
       file,
       () =>
