@@ -16,7 +16,12 @@ export interface Refusal<R extends string = string> {
 }
 
 /** `{ ok: true }` with what was authenticated, or a refusal with a reason from `R`. */
-export type Verdict<T extends object, R extends string> = ({ readonly ok: true } & T) | Refusal<R>;
+export type Verdict<T extends object, R extends string> =
+  | ({
+      /** The input was accepted. */
+      readonly ok: true;
+    } & T)
+  | Refusal<R>;
 
 /** A refusal (a fresh object: callers may attach it to logs). */
 export function refuse<R extends string>(reason: R, message: string): Refusal<R> {
