@@ -15,6 +15,7 @@ import type { Job } from "./job.js";
 import { checkMacKey, keyUsesStdin, loadKey } from "./keys.js";
 import { KEYSET_LABEL, KEYSET_OPTION, keysetFromFlags } from "./keyset.js";
 import { MAX_LINE_BYTES, readLines } from "./lines.js";
+import { MANUAL } from "./manual.js";
 import { checkOneTime, checkShortTags } from "./policy.js";
 import { runJobs } from "./pool.js";
 import { Progress } from "./progress.js";
@@ -41,7 +42,7 @@ Key (one of): --key-file FILE | --key-env VAR | --key-stdin | --key-hex HEX (war
 Options:
   -a, --algorithm ALG    the algorithm of lines written without the "ALGORITHM:" prefix;
                          lines naming another algorithm then count as improperly formatted
-      --allow-short-tags verify 64-bit SipHash tags (guessable: see docs/cli.md)
+      --allow-short-tags verify 64-bit SipHash tags (guessable: see the manual)
       --ignore-missing   skip listed files that do not exist
   -q, --quiet            no line for files that are OK
       --status           print nothing; the exit status tells
@@ -52,6 +53,8 @@ Options:
 Examples:
   keyed tag -a hmac-sha256 --key-file mac.key *.tar.gz > release.tags
   keyed check --key-file mac.key release.tags
+
+Manual: ${MANUAL}
 `;
 
 interface Entry {

@@ -14,6 +14,7 @@ import { type Context, createContext, prefix } from "./io.js";
 import { keygenCommand } from "./keygen.js";
 import { keysetCommand } from "./keyset.js";
 import { listCommand } from "./list.js";
+import { MANUAL } from "./manual.js";
 import { tagCommand } from "./tag.js";
 import { verifyCommand } from "./verify.js";
 
@@ -55,6 +56,8 @@ Exit status: 0 success, 1 verification failed, 2 usage or input error.
 
   keyed <command> --help    the options of a command, with examples
   keyed --version           the version
+
+Manual: ${MANUAL}
 
 Example:
   keyed keygen -a hmac-sha256 -o mac.key

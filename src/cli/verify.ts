@@ -13,6 +13,7 @@ import { checkStdinUse, inspectInput } from "./inputs.js";
 import type { Context } from "./io.js";
 import { checkMacKey, keyUsesStdin, loadKey } from "./keys.js";
 import { KEYSET_LABEL, KEYSET_OPTION, keysetFromFlags } from "./keyset.js";
+import { MANUAL } from "./manual.js";
 import { checkShortTags } from "./policy.js";
 import { runJobs } from "./pool.js";
 import { Progress } from "./progress.js";
@@ -33,7 +34,7 @@ Key (one of): --key-file FILE | --key-env VAR | --key-stdin | --key-hex HEX (war
 Options:
   -a, --algorithm ALG    the MAC (keyed list shows them all)
       --tag TAG          the expected tag (for GMAC and ChaCha20-Poly1305: nonce || tag)
-      --allow-short-tags verify 64-bit SipHash tags (guessable: see docs/cli.md)
+      --allow-short-tags verify 64-bit SipHash tags (guessable: see the manual)
   -q, --quiet            print nothing; the exit status tells
       --no-progress      no progress bar (it shows on a terminal for inputs over 64 MiB)
   -h, --help             this help
@@ -41,6 +42,8 @@ Options:
 Examples:
   keyed verify -a hmac-sha256 --key-file mac.key --tag 8f2c…e1 release.tar.gz
   keyed verify --key-env KEY --tag "$(cut -d' ' -f1 big.iso.tag)" big.iso
+
+Manual: ${MANUAL}
 `;
 
 export async function verifyCommand(argv: string[], context: Context): Promise<number> {

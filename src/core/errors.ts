@@ -67,7 +67,9 @@ export type KeyedErrorCode =
    */
   | "STORE_UNAVAILABLE";
 
+/** The error keyed throws for bad input and misuse; `code` is stable, the message says what is accepted. */
 export class KeyedError extends Error {
+  /** What went wrong, for programs to branch on (the message is for people). */
   readonly code: KeyedErrorCode;
 
   constructor(code: KeyedErrorCode, message: string) {

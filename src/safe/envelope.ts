@@ -45,17 +45,28 @@ const MAX_U64 = (1n << 64n) - 1n;
 
 /** The algorithms a token may use, with their stable one-byte ids. */
 export const SEAL_ALGORITHMS = {
+  /** HMAC-SHA256, the default. */
   "hmac-sha256": 1,
+  /** HMAC-SHA384. */
   "hmac-sha384": 2,
+  /** HMAC-SHA512. */
   "hmac-sha512": 3,
+  /** HMAC-SHA3-256. */
   "hmac-sha3-256": 4,
+  /** HMAC-SHA3-512. */
   "hmac-sha3-512": 5,
+  /** KMAC128. */
   kmac128: 6,
+  /** KMAC256. */
   kmac256: 7,
+  /** Keyed BLAKE3. */
   blake3: 8,
+  /** CMAC-AES128. */
   "cmac-aes128": 9,
+  /** CMAC-AES256. */
   "cmac-aes256": 10,
 } as const satisfies Partial<Record<MacName, number>>;
+/** A MAC `seal` and `open` take: a name of `SEAL_ALGORITHMS`. */
 export type SealAlgorithm = keyof typeof SEAL_ALGORITHMS;
 
 const SALT = new TextEncoder().encode("keyed seal v1");
@@ -155,6 +166,7 @@ function sealTimestamp(value: unknown): bigint {
   return BigInt(toWholeSeconds(seconds, "options.timestamp"));
 }
 
+/** Settings of `seal`. */
 export interface SealOptions {
   /** What the token is for; a token opens only under the same purpose. */
   purpose: string;
@@ -226,7 +238,9 @@ export function seal(key: Bytes | Keyset, payload: Bytes, options: SealOptions):
   return token;
 }
 
+/** Settings of `open`: the same purpose and algorithm as the sealing side, and the checks to make. */
 export interface OpenOptions {
+  /** The purpose the token was sealed for; any other purpose fails with TAG_INVALID. */
   purpose: string;
   /** Refuse tokens older than this (`expired`); they must then carry a timestamp. */
   maxAgeSeconds?: number;
@@ -242,12 +256,15 @@ export interface OpenOptions {
   algorithm?: SealAlgorithm;
 }
 
+/** What `open` returns once the token is authentic, fresh and new. */
 export interface Opened {
+  /** The sealed payload. */
   payload: Bytes;
   /** The id of the keyset key that sealed the token (opened with a keyset). */
   keyId?: number;
   /** Seconds since the epoch, when the token carries a timestamp. */
   timestamp?: number;
+  /** The token's counter, if it has one. */
   counter?: bigint;
 }
 
@@ -461,6 +478,7 @@ export interface OpenOnceOptions extends OpenOptions {
 /** Why `openOnce` refused: `OpenFailure`, or a store that could not answer. */
 export type OpenOnceFailure = OpenFailure | ClaimFailure;
 
+/** What `openOnce` answers: the opened token, or a refusal (`replayed`, `store_unavailable` too). */
 export type OpenOnceResult = Verdict<Opened, OpenOnceFailure>;
 
 /**

@@ -25,19 +25,26 @@ import {
 
 /** A JWK for a MAC key (RFC 7517 section 4, RFC 7518 section 6.4). */
 export interface Jwk {
+  /** Key type: keyed reads and writes symmetric keys only (RFC 7518 section 6.4). */
   kty: "oct";
   /** The key, base64url without padding. */
   k: string;
+  /** The algorithm the key is for: HS256, HS384 or HS512 (RFC 7518 section 3.2). */
   alg?: string;
+  /** The key id a JWS header names the key by (RFC 7515 section 4.1.4). */
   kid?: string;
+  /** Intended use; keyed accepts "sig" or none (RFC 7517 section 4.2). */
   use?: string;
+  /** Permitted operations; keyed accepts sign and verify (RFC 7517 section 4.3). */
   key_ops?: string[];
+  /** WebCrypto's extractable flag, as JWK exports carry it. */
   ext?: boolean;
   [member: string]: unknown;
 }
 
 /** A JWK Set (RFC 7517 section 5). */
 export interface JwkSet {
+  /** The keys of the set (RFC 7517 section 5.1). */
   keys: Jwk[];
   [member: string]: unknown;
 }
@@ -52,10 +59,13 @@ const ALG_OF: Record<string, string> = Object.fromEntries(
   Object.entries(JWK_ALGORITHMS).map(([alg, name]) => [name, alg]),
 );
 
+/** What `keyFromJwk` reads from one JWK: the MAC, the key bytes and the kid. */
 export interface KeyFromJwk {
+  /** The MAC the key is for (hmac-sha256 for HS256, …). */
   name: MacName;
   /** A new array the caller owns (and wipes when done). */
   key: Bytes;
+  /** The JWK's kid, when it has one. */
   kid?: string;
 }
 

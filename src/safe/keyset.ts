@@ -66,12 +66,15 @@ export interface KeyInfo {
   readonly algorithm: MacName | undefined;
   /** Bytes of MAC in each tag (the prefix not counted); undefined as `algorithm` is. */
   readonly tagLength: number | undefined;
+  /** Where the key id goes in a tag: tink, legacy, crunchy or raw (none). */
   readonly prefix: OutputPrefix;
+  /** enabled (tags if primary, verifies), disabled (neither; reversible) or destroyed. */
   readonly status: KeyStatus;
   /** True for the key `tag` uses. */
   readonly primary: boolean;
 }
 
+/** Settings of a key added to a keyset (`add`, `fromKey`). */
 export interface KeysetKeyOptions {
   /** "tink" (default), "legacy", "crunchy" or "raw". */
   prefix?: OutputPrefix;
@@ -85,11 +88,15 @@ export interface KeysetKeyOptions {
   kid?: string;
 }
 
+/** Settings of `Keyset.generate`. */
 export interface GenerateKeysetOptions {
+  /** The first key's output prefix (default "tink"). */
   prefix?: OutputPrefix;
+  /** Its tag length (default: the MAC's full tag), under `mac()`'s policy. */
   tagLength?: number;
 }
 
+/** Settings of `Keyset.fromJwks`. */
 export interface JwksOptions {
   /** The `kid` of the key to make primary; default the set's first key. */
   primary?: string;
@@ -97,7 +104,9 @@ export interface JwksOptions {
 
 /** A stream that tags with the primary key: `digest()` gives prefix ‖ MAC. */
 export interface KeysetStream {
+  /** Adds `chunk` to the message. */
   update(chunk: Bytes): this;
+  /** The primary's tag of everything added (prefix included); the stream is then finished. */
   digest(out?: Bytes): Bytes;
 }
 
@@ -306,6 +315,7 @@ let entriesOf: (keyset: Keyset) => ReadonlyMap<number, Entry>;
 let kidsOf: (keyset: Keyset) => ReadonlyMap<string, Entry>;
 let fromRecord: (record: KeysetRecord, what: string) => Keyset;
 
+/** Several keys, one of them primary, with Tink's key ids, prefixes and key states: tags are made with the primary, and verify under any enabled key (docs/keysets.md). */
 export class Keyset {
   /** Every key by id, in the order they were added (or read). */
   readonly #byId = new Map<number, Entry>();

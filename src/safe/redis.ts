@@ -38,15 +38,19 @@ import { checkMaxFailures, type FailureBudget } from "./verifier.js";
 
 /** ioredis `Redis` or `Cluster`: `call(command, ...args)`. */
 export interface IoRedisLike {
+  /** Sends one command; resolves with Redis's reply. */
   call(command: string, ...args: string[]): Promise<unknown>;
 }
 /** node-redis `createClient()`: `sendCommand(args)`. */
 export interface NodeRedisLike {
+  /** Sends one command (its words); resolves with Redis's reply. */
   sendCommand(args: string[]): Promise<unknown>;
 }
 /** node-redis `createCluster()`: `sendCommand(firstKey, isReadonly, args)`. */
 export interface NodeRedisClusterLike {
+  /** Sends one command to the master of `firstKey`'s slot; resolves with Redis's reply. */
   sendCommand(firstKey: string, isReadonly: boolean, args: string[]): Promise<unknown>;
+  /** The master node of a hash slot (how keyed tells a cluster client apart). */
   getSlotMaster(slot: number): unknown;
 }
 /** A Redis client keyed can use: node-redis or ioredis, a single server or a cluster. */
@@ -226,6 +230,7 @@ return 0`);
 /** KEYS: an epoch key; ARGV: now. Starts the epoch if it has none, and answers it. */
 const START = new Script(`${EPOCH_LUA}return epoch`);
 
+/** Settings of `RedisReplayStore` (and the connection's `timeoutMs`). */
 export interface RedisReplayStoreOptions extends Connection {
   /** The start of every key (default "keyed:replay:"); one prefix per kind of message. */
   keyPrefix?: string;
@@ -238,7 +243,9 @@ export interface RedisReplayStoreOptions extends Connection {
  * each tag keeps its own epoch, so a cluster node that restarts empty restarts its own epochs).
  */
 export class RedisReplayStore implements ReplayStore {
+  /** The start of every key this store writes. */
   readonly keyPrefix: string;
+  /** Milliseconds a claim may take before it is STORE_UNAVAILABLE. */
   readonly timeoutMs: number;
   private readonly send: Send;
 
@@ -371,6 +378,7 @@ return {accepted, tHi, tLo}`);
 
 const U32 = 0xffff_ffffn;
 
+/** Settings of `RedisReplayWindow` (and the connection's `timeoutMs`). */
 export interface RedisReplayWindowOptions extends Connection {
   /** The window's name: every process accepting from one sender uses the same one. */
   name: string;
@@ -385,8 +393,11 @@ export interface RedisReplayWindowOptions extends Connection {
  * none older than the newest minus `size`. Keys: `<prefix>{<name>}` and `<prefix>{<name>}:bits`.
  */
 export class RedisReplayWindow {
+  /** The window's name (in its keys' hash tag). */
   readonly name: string;
+  /** How many counters below the newest are still accepted once. */
   readonly size: number;
+  /** Milliseconds a call may take before it is STORE_UNAVAILABLE. */
   readonly timeoutMs: number;
   private readonly send: Send;
   private readonly keys: [string, string];
@@ -475,6 +486,7 @@ elseif n == 1 and tonumber(ARGV[2]) > 0 then
 end
 return n`);
 
+/** Settings of `RedisFailureBudget` (and the connection's `timeoutMs`). */
 export interface RedisFailureBudgetOptions extends Connection {
   /** The budget's name: one per key, shared by every instance verifying with that key. */
   name: string;
@@ -495,9 +507,12 @@ export interface RedisFailureBudgetOptions extends Connection {
  * so the key is retired everywhere at exactly `maxFailures`.
  */
 export class RedisFailureBudget implements FailureBudget {
+  /** The budget's name (in its key's hash tag). */
   readonly name: string;
   readonly maxFailures: number;
+  /** Seconds after a window's first failure when its count starts over (undefined: never). */
   readonly windowSeconds: number | undefined;
+  /** Milliseconds a count may take before it is STORE_UNAVAILABLE. */
   readonly timeoutMs: number;
   private readonly send: Send;
   private readonly key: string;

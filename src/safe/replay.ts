@@ -10,6 +10,7 @@ import { checkOptions, describeType } from "../core/options.js";
 
 const MAX_COUNTER = (1n << 64n) - 1n;
 
+/** Settings of `ReplayWindow`. */
 export interface ReplayWindowOptions {
   /** How many counters below the newest are still accepted once (default 1024). */
   size?: number;
@@ -38,7 +39,9 @@ export function replayCounter(value: unknown): bigint {
   return counter;
 }
 
+/** Accepts each counter once, within `size` of the newest (see the module comment). */
 export class ReplayWindow {
+  /** How many counters below the newest are still accepted once. */
   readonly size: number;
   private readonly bitmap: Uint32Array;
   /** Bits in the ring: a power of two, at least size + 32. */

@@ -101,6 +101,7 @@ export function storeUnavailable(message: string): KeyedError {
   return new KeyedError("STORE_UNAVAILABLE", message);
 }
 
+/** Settings of `MemoryReplayStore`. */
 export interface MemoryReplayStoreOptions {
   /** Most ids held at once (default 100,000). When full of live ids, claims are refused. */
   maxEntries?: number;
@@ -113,6 +114,7 @@ export interface MemoryReplayStoreOptions {
  * if earlier): a restarted process has forgotten what it accepted before.
  */
 export class MemoryReplayStore implements ReplayStore {
+  /** The most ids it holds; when full of live ids, a claim is STORE_UNAVAILABLE. */
   readonly maxEntries: number;
   /** Id hash (base64url) to the second its claim expires. */
   private readonly entries = new Map<string, number>();
@@ -184,8 +186,10 @@ export type ClaimFailure =
   /** The store did not answer in time, failed, or answered nonsense: refused, not accepted. */
   | "store_unavailable";
 
+/** What `claimOnce` answers: `{ ok: true }`, or `replayed` / `store_unavailable`. */
 export type ClaimResult = Verdict<object, ClaimFailure>;
 
+/** Settings of `claimOnce`: the message's validity, in the one time convention. */
 export interface ClaimOnceOptions {
   /**
    * When the message was issued: its signed timestamp (a Date or Unix seconds; negative values

@@ -58,6 +58,7 @@ export class MemoryFailureBudget implements FailureBudget {
   }
 }
 
+/** Settings of `Verifier`. */
 export interface VerifierOptions {
   /** Failed verifications after which the key is retired. Default: 2^(t/2), at most 2^32. */
   maxFailures?: number;
@@ -77,14 +78,18 @@ export type VerifierFailure =
   /** A shared budget could not be read or counted: refused whatever the tag. */
   | "store_unavailable";
 
+/** What `Verifier.check` answers: `{ ok: true }` or a refusal (`VerifierFailure`). */
 export type VerifierResult = Verdict<object, VerifierFailure>;
 
+/** What `Verifier.status()` reports. */
 export interface VerifierStatus {
+  /** KEY_RETIRED once `failures` reached `maxFailures`: every later verify is false. */
   state: "ACTIVE" | "KEY_RETIRED";
   /** Failures counted (for a shared budget: as this instance last saw the count). */
   failures: number;
   /** Successes in this instance. */
   successes: number;
+  /** The failure budget. */
   maxFailures: number;
 }
 
@@ -95,10 +100,15 @@ export function defaultMaxFailures(tagBytes: number): number {
 
 const RETIRED = refuse("key_retired", "the key has had its failure budget and is retired.");
 
+/**
+ * A Mac's verify with a failure budget: after `maxFailures` wrong tags the key is retired and
+ * every verification is false (see the module comment).
+ */
 export class Verifier {
   /** The wrapped Mac's algorithm. */
   readonly algorithm: MacName;
   private readonly mac: Mac;
+  /** The failure budget: default `defaultMaxFailures(tagLength)`. */
   readonly maxFailures: number;
   private readonly budget: FailureBudget;
   /** Failures as last answered by the budget (this call's included). */
@@ -228,6 +238,7 @@ export class Verifier {
     return refuse("tag_invalid", "the tag does not match.");
   }
 
+  /** The counts so far, and whether the key is retired. */
   status(): VerifierStatus {
     return {
       state: this.failures >= this.maxFailures ? "KEY_RETIRED" : "ACTIVE",

@@ -96,6 +96,7 @@ export async function macFromCryptoKey(cryptoKey: CryptoKey, options?: MacOption
   }
 }
 
+/** Settings of `toCryptoKey`. */
 export interface ToCryptoKeyOptions {
   /** Whether WebCrypto may export the key again (default false). */
   extractable?: boolean;

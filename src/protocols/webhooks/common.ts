@@ -51,10 +51,28 @@ export type WebhookFailure =
   /** The request helpers could not read the body (too large, or the client went away). */
   | BodyFailure;
 
+/** A refused webhook: `{ ok: false, reason, message }`. */
 export type WebhookRefusal = Refusal<WebhookFailure>;
 
 /** `{ ok: true }` with what the scheme authenticates besides the body, or a refusal. */
-export type WebhookResult<T extends object = object> = ({ readonly ok: true } & T) | WebhookRefusal;
+export type WebhookResult<T extends object = object> =
+  | ({
+      /** The signature matches (and the timestamp, where the scheme has one, is fresh). */
+      readonly ok: true;
+    } & T)
+  | WebhookRefusal;
+
+/** What a verified Stripe or Slack webhook authenticates besides the body. */
+export interface WebhookSigned {
+  /** When the sender signed, in seconds since the epoch (checked against the tolerance). */
+  readonly timestamp: number;
+}
+
+/** What a verified Standard Webhooks message authenticates besides the body. */
+export interface StandardWebhookSigned extends WebhookSigned {
+  /** The message id, the key to deduplicate deliveries on. */
+  readonly id: string;
+}
 
 /** Timestamp checks (Stripe, Slack, Standard Webhooks). */
 export interface TimestampOptions {
@@ -64,6 +82,7 @@ export interface TimestampOptions {
   now?: TimeInput;
 }
 
+/** The signing time of `signStripe`, `signSlack`, `signStandardWebhook` (tests and senders). */
 export interface SignTimestampOptions {
   /** When the message is signed: a Date or whole seconds since the epoch. Default: now. */
   timestamp?: TimeInput;
@@ -247,7 +266,7 @@ export class PreparedWebhookKeys {
     return this.#text.size + this.#standard.size + this.#bytes.size;
   }
 
-  /** The prepared kernel for `key`, made on first use. */
+  /** @internal The prepared kernel for `key`, made on first use (keyed's verifiers call it). */
   kernel(key: Bytes): HmacKernel {
     return this.#bytes.get(bytesToHex(sha256(key)), () => new HmacKernel(SHA256, key));
   }
@@ -355,7 +374,12 @@ export const ascii = utf8ToBytes;
 export interface RequestOptions extends ReadBodyOptions, TimestampOptions {}
 
 /** A verified request carries its body, read once: parse it from here. */
-export type RequestResult<T extends object = object> = WebhookResult<{ readonly body: Bytes } & T>;
+export type RequestResult<T extends object = object> = WebhookResult<
+  {
+    /** The raw body that was verified: parse it now, not before. */
+    readonly body: Bytes;
+  } & T
+>;
 
 /**
  * Reads the body for a request helper after checking its options (so that option errors throw

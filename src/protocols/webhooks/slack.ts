@@ -33,18 +33,23 @@ import {
   type WebhookResult,
   type WebhookSecret,
   type WebhookSecrets,
+  type WebhookSigned,
   withBody,
 } from "./common.js";
 
 /** The `X-Slack-Signature` and `X-Slack-Request-Timestamp` header values. */
 export interface SlackSignature {
+  /** X-Slack-Signature: "v0=" and 64 hex digits. */
   signature: string;
+  /** X-Slack-Request-Timestamp: unix seconds. */
   timestamp: string;
 }
 
 /** What `verifySlack` reads: the two headers' values (null or undefined when absent). */
 export interface SlackHeaders {
+  /** The X-Slack-Signature value. */
   signature: HeaderValue;
+  /** The X-Slack-Request-Timestamp value (or the number it holds). */
   timestamp: HeaderValue | number;
 }
 
@@ -67,7 +72,7 @@ export function verifySlack(
   body: WebhookBody,
   headers: SlackHeaders,
   options?: TimestampOptions,
-): WebhookResult<{ readonly timestamp: number }> {
+): WebhookResult<WebhookSigned> {
   const keys = secretKernels(secret);
   const data = bodyBytes(body);
   const clock = clockOptions(options, "verifySlack");
@@ -112,7 +117,7 @@ export async function verifySlackRequest(
   secret: WebhookSecrets,
   request: HttpRequest,
   options?: RequestOptions,
-): Promise<RequestResult<{ readonly timestamp: number }>> {
+): Promise<RequestResult<WebhookSigned>> {
   secretKernels(secret);
   clockOptions(stripLimit(options), "verifySlackRequest");
   const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifySlackRequest");

@@ -24,6 +24,7 @@ import {
   type RequestResult,
   readForVerify,
   SHA256_BYTES,
+  type StandardWebhookSigned,
   secretKernel,
   secretKernels,
   stripLimit,
@@ -38,16 +39,21 @@ import {
 
 /** The three headers of a Standard Webhooks message (a type, so that it is a HeaderSource). */
 export type StandardWebhookHeaders = {
+  /** The message id. */
   "webhook-id": string;
+  /** Unix seconds. */
   "webhook-timestamp": string;
+  /** Space-separated "v1,<base64>" entries. */
   "webhook-signature": string;
 };
 
+/** A message to sign with `signStandardWebhook`. */
 export interface StandardWebhookMessage {
   /** The message id (the receiver's idempotency key); no "." (spec: signature scheme). */
   id: string;
   /** When the message is signed: a Date or whole seconds since the epoch. Default: now. */
   timestamp?: TimeInput;
+  /** The body, exactly as it will be sent. */
   body: WebhookBody;
 }
 
@@ -107,7 +113,7 @@ export function verifyStandardWebhook(
   body: WebhookBody,
   headers: HeaderSource,
   options?: TimestampOptions,
-): WebhookResult<{ readonly id: string; readonly timestamp: number }> {
+): WebhookResult<StandardWebhookSigned> {
   const keys = secretKernels(secret, "standard");
   const data = bodyBytes(body);
   const clock = clockOptions(options, "verifyStandardWebhook");
@@ -148,7 +154,7 @@ export async function verifyStandardWebhookRequest(
   secret: WebhookSecrets,
   request: HttpRequest,
   options?: RequestOptions,
-): Promise<RequestResult<{ readonly id: string; readonly timestamp: number }>> {
+): Promise<RequestResult<StandardWebhookSigned>> {
   secretKernels(secret, "standard");
   clockOptions(stripLimit(options), "verifyStandardWebhookRequest");
   const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifyStandardWebhookRequest");

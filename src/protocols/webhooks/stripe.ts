@@ -31,6 +31,7 @@ import {
   type WebhookResult,
   type WebhookSecret,
   type WebhookSecrets,
+  type WebhookSigned,
   withBody,
 } from "./common.js";
 
@@ -59,7 +60,7 @@ export function verifyStripe(
   body: WebhookBody,
   header: HeaderValue,
   options?: TimestampOptions,
-): WebhookResult<{ readonly timestamp: number }> {
+): WebhookResult<WebhookSigned> {
   const keys = secretKernels(secret);
   const data = bodyBytes(body);
   const clock = clockOptions(options, "verifyStripe");
@@ -105,7 +106,7 @@ export async function verifyStripeRequest(
   secret: WebhookSecrets,
   request: HttpRequest,
   options?: RequestOptions,
-): Promise<RequestResult<{ readonly timestamp: number }>> {
+): Promise<RequestResult<WebhookSigned>> {
   secretKernels(secret);
   clockOptions(stripLimit(options), "verifyStripeRequest");
   const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifyStripeRequest");
