@@ -230,6 +230,14 @@ ${dates
     );
     assert.equal(report.firstRunSame, true, `${who}: the first run differed from the second`);
     assertSameLines(report.lines, reference, who);
+    // WebCrypto interop (issue 14): the same checks test/safe/webcrypto.test.ts runs on Node.
+    const webcrypto = report.webcrypto ?? [];
+    assert.ok(webcrypto.length >= 17, `${who}: ${webcrypto.length} WebCrypto checks ran`);
+    assert.deepEqual(
+      webcrypto.filter((r) => !r.ok).map((r) => `${r.name}: ${r.detail}`),
+      [],
+      `${who}: WebCrypto interop`,
+    );
   };
   let server: StaticServer | undefined;
   const site = async () => {

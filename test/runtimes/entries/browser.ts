@@ -3,6 +3,9 @@
  * address ends in `?worker` (the same file is the page's script and the worker's). The result is
  * left in `globalThis.conformance` for the test to read (test/runtimes/runtimes.test.ts).
  */
+import * as keyed from "keyed";
+// @ts-expect-error: a plain JavaScript module, shared with the Node test (test/safe/webcrypto.test.ts).
+import { webcryptoChecks } from "../../safe/webcrypto-checks.mjs";
 import { type ConformanceInput, conformance } from "../conformance.js";
 
 declare const CONFORMANCE_INPUT: ConformanceInput;
@@ -13,6 +16,8 @@ export interface BrowserReport {
   firstRunSame?: boolean;
   /** Whether this context may compile WebAssembly at all (a CSP without 'wasm-unsafe-eval' forbids it). */
   wasmCompiles?: boolean;
+  /** The WebCrypto interop checks (macFromCryptoKey, toCryptoKey) against this browser's subtle. */
+  webcrypto?: { name: string; ok: boolean; detail: string }[];
   error?: string;
 }
 
@@ -36,6 +41,7 @@ async function report(): Promise<BrowserReport> {
       lines,
       firstRunSame: first.join("\n") === lines.join("\n"),
       wasmCompiles: wasmCompiles(),
+      webcrypto: await webcryptoChecks(keyed, crypto.subtle),
     };
   } catch (e) {
     return { error: e instanceof Error ? `${e.message}\n${e.stack}` : String(e) };
