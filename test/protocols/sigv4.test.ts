@@ -10,6 +10,7 @@ import {
   presignUrl,
   type SigV4Request,
   type SigV4SigningOptions,
+  type SigV4VerifyOptions,
   signingKeyCacheSize,
   signRequest,
   verifyRequest,
@@ -1135,7 +1136,7 @@ describe("SigV4 bad input", () => {
       now: SUITE_DATE,
     };
     const verify = (request: unknown, extra: Record<string, unknown> = {}) =>
-      verifyRequest(request as SigV4Request, { ...options, ...extra } as never);
+      verifyRequest(request as SigV4Request, { ...options, ...extra } as SigV4VerifyOptions);
     throwsKeyed(() => verify(good, { region: undefined }), "BAD_INPUT", /options\.region/);
     throwsKeyed(
       () => verify(good, { secretAccessKey: 5 }),

@@ -2,6 +2,7 @@
 import type { Bytes } from "../../core/bytes.js";
 import type { Refusal } from "../../core/result.js";
 import type { TimeInput } from "../../core/time.js";
+import type { ReplayStore } from "../../safe/store.js";
 
 /** The JWS algorithms keyed signs and verifies: HMAC with SHA-2 (RFC 7518 section 3.2). */
 export type JwsAlgorithm = "HS256" | "HS384" | "HS512";
@@ -71,7 +72,11 @@ export type JwtFailure =
   /** `iss` is absent or not one of `options.issuer`. */
   | "issuer_mismatch"
   /** The token names audiences and none is `options.audience` (or no audience was given). */
-  | "audience_mismatch";
+  | "audience_mismatch"
+  /** With a `replayStore`: a token with this jti (from this issuer) was accepted before. */
+  | "replayed"
+  /** With a `replayStore`: the store did not answer; refused (fail closed). */
+  | "store_unavailable";
 
 export type { Refusal };
 
@@ -147,6 +152,12 @@ export interface VerifyJwtOptions {
   maxAgeSeconds?: number;
   /** Require this `typ` header, e.g. "JWT" or "at+jwt" (RFC 8725 3.11). */
   typ?: string;
+  /**
+   * Remember each accepted token's `jti` (with its `iss`) until it expires, in a store every
+   * instance shares (docs/fleet.md): a second use is `replayed`. The verifier then answers with a
+   * Promise, and a token without jti (or without exp, or iat with maxAgeSeconds) is refused.
+   */
+  replayStore?: ReplayStore;
 }
 
 // --- arguments -----------------------------------------------------------------------------------

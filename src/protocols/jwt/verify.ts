@@ -12,6 +12,7 @@ import { describeType } from "../../core/options.js";
 import { refuse } from "../../core/result.js";
 import { durationSeconds, nowSeconds, toleranceSeconds } from "../../core/time.js";
 import { hmac } from "../../mac/hmac.js";
+import { claimOnce, type ReplayStore } from "../../safe/store.js";
 import {
   checkAlgorithmList,
   checkClaimTypes,
@@ -222,7 +223,17 @@ export function verifyJws(token: string, key: JwsKey, options: VerifyJwsOptions)
  * types, and exp / nbf / iat with the leeway (RFC 7519 section 4.1), then the issuer and
  * audience when asked (a token with an `aud` claim is refused unless `options.audience` names one).
  */
-export function verifyJwt(token: string, key: JwsKey, options: VerifyJwtOptions): JwtResult {
+export function verifyJwt(
+  token: string,
+  key: JwsKey,
+  options: VerifyJwtOptions & { replayStore: ReplayStore },
+): Promise<JwtResult>;
+export function verifyJwt(token: string, key: JwsKey, options: VerifyJwtOptions): JwtResult;
+export function verifyJwt(
+  token: string,
+  key: JwsKey,
+  options: VerifyJwtOptions,
+): JwtResult | Promise<JwtResult> {
   const o = requiredOptions(
     options,
     [
@@ -235,9 +246,17 @@ export function verifyJwt(token: string, key: JwsKey, options: VerifyJwtOptions)
       "requiredClaims",
       "maxAgeSeconds",
       "typ",
+      "replayStore",
     ],
     "verifyJwt options",
   );
+  const replayStore = o.replayStore as ReplayStore | undefined;
+  if (replayStore !== undefined && typeof replayStore?.claim !== "function") {
+    throw new KeyedError(
+      "BAD_INPUT",
+      `options.replayStore must be a ReplayStore (MemoryReplayStore, RedisReplayStore); got ${describeType(replayStore)}.`,
+    );
+  }
   const algorithms = checkAlgorithmList(o.algorithms);
   checkVerificationKey(key, algorithms);
   const now = nowSeconds(o.now);
@@ -311,5 +330,43 @@ export function verifyJwt(token: string, key: JwsKey, options: VerifyJwtOptions)
       return refuse("audience_mismatch", "the token is not addressed to this audience.");
     }
   }
-  return { ok: true, header: jws.header, payload: claims as JwtClaims };
+  const result: JwtResult = { ok: true, header: jws.header, payload: claims as JwtClaims };
+  return replayStore === undefined ? result : claimJti(replayStore, result, now, leeway, maxAge);
+}
+
+/**
+ * With a replay store: a verified token's `jti` (RFC 7519 4.1.7), with its issuer, claimed until
+ * the token stops being valid (exp + tolerance, or iat + maxAgeSeconds + tolerance), from its iat
+ * (or nbf) for the store's epoch rule. A token without jti, or without a bound on its validity,
+ * cannot be remembered: refused.
+ */
+async function claimJti(
+  store: ReplayStore,
+  result: JwtResult & { ok: true },
+  now: number,
+  leeway: number,
+  maxAge: number | undefined,
+): Promise<JwtResult> {
+  const { jti, iss, exp, iat, nbf } = result.payload;
+  if (typeof jti !== "string" || jti === "") {
+    return refuse("missing_claim", "with a replay store, a token needs a jti claim.");
+  }
+  const until =
+    exp !== undefined
+      ? exp + leeway
+      : iat !== undefined && maxAge !== undefined
+        ? iat + maxAge + leeway
+        : undefined;
+  if (until === undefined) {
+    return refuse(
+      "missing_claim",
+      "with a replay store, a token needs exp (or iat, with maxAgeSeconds) to bound how long its jti is remembered.",
+    );
+  }
+  const claim = await claimOnce(store, `jwt:${JSON.stringify([iss ?? null, jti])}`, {
+    validFrom: iat ?? nbf,
+    validUntil: Math.max(until, now + 1),
+    now,
+  });
+  return claim.ok ? result : claim;
 }

@@ -2,6 +2,7 @@
 import type { Bytes } from "../../core/bytes.js";
 import type { Refusal } from "../../core/result.js";
 import type { TimeInput } from "../../core/time.js";
+import type { ReplayStore } from "../../safe/store.js";
 import type { HeaderList } from "../http/headers.js";
 
 /** One header value, or several (sent as one value joined with commas). */
@@ -139,6 +140,12 @@ export interface SigV4VerifyOptions extends PathOptions {
   allowUnsignedHeaders?: readonly string[];
   /** For presigned URLs: whether the signer hashed the body. Default as presignUrl. */
   signBody?: boolean;
+  /**
+   * Remember each accepted request by its signature until it stops being valid, in a store every
+   * instance shares (docs/fleet.md): a replay within the 15 minutes is `replayed`. The verifier
+   * then answers with a Promise.
+   */
+  replayStore?: ReplayStore;
 }
 
 /** What `verifyRequest` answers: what was authenticated, or a refusal with its reason (it never throws on what the client sent). */
@@ -201,4 +208,8 @@ export type SigV4Failure =
   /** The signature is not 64 lower-case hex digits. */
   | "malformed_signature"
   /** The signature does not match. */
-  | "signature_mismatch";
+  | "signature_mismatch"
+  /** With a `replayStore`: this signed request was accepted before (within its validity). */
+  | "replayed"
+  /** With a `replayStore`: the store did not answer; refused (fail closed). */
+  | "store_unavailable";

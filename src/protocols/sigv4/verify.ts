@@ -4,6 +4,7 @@ import { equal } from "../../core/equal.js";
 import { checkOptions, describeType } from "../../core/options.js";
 import { isRefusal, type Refusal, refuse } from "../../core/result.js";
 import { toleranceSeconds } from "../../core/time.js";
+import { claimOnce, type ReplayStore } from "../../safe/store.js";
 import {
   canonicalHeaderValue,
   canonicalQuery,
@@ -50,8 +51,17 @@ const VERIFY_OPTION_NAMES = [
   "allowUnsignedPayload",
   "allowUnsignedHeaders",
   "signBody",
+  "replayStore",
   ...PATH_OPTION_NAMES,
 ];
+
+/** What a verified request is remembered by, with a replay store: its signature, for its validity. */
+interface ReplayClaim {
+  id: string;
+  validFrom: number;
+  validUntil: number;
+  now: number;
+}
 
 /** What a request claims about its signature, read from the Authorization header or the query. */
 interface AuthClaim {
@@ -210,9 +220,37 @@ function checkHeaderNames(value: unknown, name: string): Set<string> {
  */
 export function verifyRequest(
   request: SigV4Request,
+  options: SigV4VerifyOptions & { replayStore: ReplayStore },
+): Promise<SigV4Verification>;
+export function verifyRequest(
+  request: SigV4Request,
   options: SigV4VerifyOptions,
+): SigV4Verification;
+export function verifyRequest(
+  request: SigV4Request,
+  options: SigV4VerifyOptions,
+): SigV4Verification | Promise<SigV4Verification> {
+  const claim: Partial<ReplayClaim> = {};
+  const result = checkRequest(request, options, claim);
+  const store = (options as { replayStore?: ReplayStore }).replayStore;
+  if (store === undefined) return result;
+  if (!result.ok) return Promise.resolve(result);
+  const { id, validFrom, validUntil, now } = claim as ReplayClaim;
+  return claimOnce(store, id, { validFrom, validUntil, now }).then((c) => (c.ok ? result : c));
+}
+
+/** verifyRequest without the replay store; `replay` gets the claim of a request that verified. */
+function checkRequest(
+  request: SigV4Request,
+  options: SigV4VerifyOptions,
+  replay: Partial<ReplayClaim>,
 ): SigV4Verification {
   const o = checkOptions(options, VERIFY_OPTION_NAMES, "verifyRequest options");
+  if (o.replayStore !== undefined && typeof (o.replayStore as ReplayStore)?.claim !== "function") {
+    throw badInput(
+      `options.replayStore must be a ReplayStore (MemoryReplayStore, RedisReplayStore); got ${describeType(o.replayStore)}.`,
+    );
+  }
   const lookup = o.secretAccessKey;
   if (typeof lookup !== "function") checkSecretText(lookup, "options.secretAccessKey");
   const expectedKeyId =
@@ -333,6 +371,12 @@ export function verifyRequest(
   if (!equal(signature, candidate)) {
     return fail("signature_mismatch", "the signature does not match");
   }
+  // A request is remembered by its signature until it stops being valid (the URL's expiry, or
+  // X-Amz-Date + the tolerance), from X-Amz-Date for the store's epoch rule.
+  replay.id = `sigv4:${claim.signature}`;
+  replay.validFrom = Math.floor(signedAt / 1000);
+  replay.validUntil = Math.max(Math.ceil(expiresAt / 1000), Math.floor(now / 1000) + 1);
+  replay.now = Math.floor(now / 1000);
   return {
     ok: true,
     accessKeyId: claim.accessKeyId,
