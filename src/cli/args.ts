@@ -1,7 +1,8 @@
 /// <reference types="node" />
 /** Argument parsing (node:util parseArgs) and the checks shared by the commands. */
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { type MacName, macNames } from "../index.js";
+import { isMacName, type MacName, macNames } from "../index.js";
+import { suggestMacName } from "../mac/registry.js";
 import { CliError } from "./errors.js";
 
 /**
@@ -50,19 +51,21 @@ export const KEY_OPTIONS = {
 
 export const HELP_OPTION = { help: { type: "boolean", short: "h" } } as const;
 
-/** An algorithm name from the command line (case-insensitive), or UNKNOWN with the list. */
+/**
+ * An algorithm name from the command line, exactly as `mac()` takes it (lower case: one answer
+ * to name case everywhere), or an error naming the one meant ("did you mean hmac-sha256") and
+ * the list.
+ */
 export function resolveAlgorithm(text: string | undefined, flag = "-a"): MacName {
   if (text === undefined || text === "") {
     throw new CliError(`${flag} ALGORITHM is required; one of: ${macNames().join(", ")}`);
   }
-  const name = text.toLowerCase();
-  const known = macNames() as string[];
-  if (!known.includes(name)) {
-    throw new CliError(
-      `unknown algorithm "${text}"; this build has: ${known.join(", ")} (keyed list shows their sizes)`,
-    );
-  }
-  return name as MacName;
+  if (isMacName(text)) return text;
+  const meant = suggestMacName(text);
+  throw new CliError(
+    `unknown algorithm "${text}"${meant === undefined ? "" : ` (did you mean "${meant}"?)`}; ` +
+      `this build has: ${macNames().join(", ")} (keyed list shows their sizes)`,
+  );
 }
 
 /** A whole number in [min, max] given to `flag`. */

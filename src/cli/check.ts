@@ -21,7 +21,7 @@ import { runJobs } from "./pool.js";
 import { Progress } from "./progress.js";
 import { decodeTag, formatResultLine, isIgnoredLine, parseSumLine } from "./sumfile.js";
 
-export const CHECK_HELP = `Usage: keyed check KEY [options] [SUMFILE | -]
+export const CHECK_HELP = `Usage: keyed check (--key-file FILE | --key-env VAR | --key-stdin) [options] [SUMFILE | -]
        keyed check --keyset KEYSET [options] [SUMFILE | -]
 
 Reads lines "ALGORITHM:TAG  FILE" (as keyed tag prints them) from SUMFILE or stdin, and
@@ -262,6 +262,13 @@ export async function checkCommand(argv: string[], context: Context): Promise<nu
     }
     if (missing > 0) parts.push(`${missing} missing (ignored)`);
     report(parts.join(", "));
+  }
+  if (ok === 0 && failed > 0 && failed === entries.length - missing) {
+    report(
+      keyset === undefined
+        ? `no tag matched: is the key (from ${key.source}) the one the tags were made with, and ${algorithms.join(", ")} their algorithm?`
+        : `no tag matched: were the tags made with a key of this keyset (${key.source})?`,
+    );
   }
   return problems > 0 ? EXIT_FAILED : EXIT_OK;
 }

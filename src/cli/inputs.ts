@@ -1,7 +1,8 @@
 /// <reference types="node" />
 /** What the commands need to know about their inputs before reading them. */
-import { fstatSync, statSync } from "node:fs";
+import { fstatSync, lstatSync, readdirSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import { parseInteger } from "./args.js";
 import { CliError, describeFileError } from "./errors.js";
 
@@ -17,6 +18,7 @@ export interface InputInfo {
 export function inspectInput(path: string): InputInfo {
   try {
     const stats = path === "-" ? fstatSync(0) : statSync(path);
+    // As sha256sum says it; keyed tag -r walks directories instead (its help says so).
     if (stats.isDirectory()) return { path, size: undefined, error: `${path}: is a directory` };
     // Stdin may well be a socket (a pipe from a spawning process often is); a named one can't
     // be opened, and open(2) would only say ENXIO.
@@ -66,4 +68,39 @@ export function checkStdinUse(paths: readonly string[], takenBy: string | undefi
   if (dashes === 1 && takenBy !== undefined) {
     throw new CliError(`${takenBy} from stdin, so ${what} can't be "-" (stdin); name a file`);
   }
+}
+
+/**
+ * `paths` with every directory replaced by the files below it (`-r`), in sorted order: regular
+ * files, and symbolic links to regular files; links to directories are not followed (no loops,
+ * no leaving the tree). A path that is not a directory stays as it is, for inspectInput to judge.
+ */
+export function expandDirectories(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      const link = lstatSync(path);
+      if (link.isDirectory()) walk(path);
+      else if (link.isFile()) out.push(path);
+      else if (link.isSymbolicLink()) {
+        try {
+          if (statSync(path).isFile()) out.push(path);
+        } catch {
+          out.push(path); // a dangling link: inspectInput reports it
+        }
+      }
+    }
+  };
+  for (const path of paths) {
+    let directory = false;
+    try {
+      directory = path !== "-" && statSync(path).isDirectory();
+    } catch {
+      // inspectInput reports what is wrong with it
+    }
+    if (directory) walk(path);
+    else out.push(path);
+  }
+  return out;
 }

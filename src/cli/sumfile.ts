@@ -66,10 +66,14 @@ function unescapeName(text: string): string | undefined {
 }
 
 /** One tag line: `algorithm:tag  name`, escaped when the name needs it. */
-export function formatTagLine(algorithm: string, tagText: string, name: string): string {
-  return needsEscape(name)
-    ? `\\${algorithm}:${tagText}  ${escapeName(name)}`
-    : `${algorithm}:${tagText}  ${name}`;
+/** A tag line; without `algorithm`, the sha256sum / b3sum form "TAG  FILE" (`--plain`). */
+export function formatTagLine(
+  algorithm: string | undefined,
+  tagText: string,
+  name: string,
+): string {
+  const tag = algorithm === undefined ? tagText : `${algorithm}:${tagText}`;
+  return needsEscape(name) ? `\\${tag}  ${escapeName(name)}` : `${tag}  ${name}`;
 }
 
 /** A result line of `keyed check` / `keyed verify`: `name: OK`, escaped like tag lines. */

@@ -7,8 +7,14 @@ import {
   parseCommand,
   resolveAlgorithm,
 } from "./args.js";
-import { EXIT_OK, EXIT_USAGE } from "./errors.js";
-import { checkStdinUse, chooseJobs, inspectInput, knownTotal } from "./inputs.js";
+import { CliError, EXIT_OK, EXIT_USAGE } from "./errors.js";
+import {
+  checkStdinUse,
+  chooseJobs,
+  expandDirectories,
+  inspectInput,
+  knownTotal,
+} from "./inputs.js";
 import type { Context } from "./io.js";
 import type { Job, MacSpec } from "./job.js";
 import { checkMacKey, keyUsesStdin, loadKey } from "./keys.js";
@@ -18,7 +24,7 @@ import { runJobs } from "./pool.js";
 import { Progress } from "./progress.js";
 import { encodeTag, formatTagLine, type TagEncoding } from "./sumfile.js";
 
-export const TAG_HELP = `Usage: keyed tag -a ALGORITHM KEY [options] [FILE... | -]
+export const TAG_HELP = `Usage: keyed tag -a ALGORITHM (--key-file FILE | --key-env VAR | --key-stdin) [options] [FILE... | -]
        keyed tag --keyset KEYSET [options] [FILE... | -]
 
 Prints one line per file: ALGORITHM:TAG, two spaces, the file name (stdin is "-"), the
@@ -37,6 +43,11 @@ Key (one of; never on the command line by default):
 
 Options:
   -a, --algorithm ALG    the MAC (keyed list shows them all)
+  -r, --recursive        tag the files below each directory FILE (sorted; links to
+                         directories are not followed); without it a directory is skipped
+                         with a message, as sha256sum does
+      --plain            lines "TAG  FILE", without the "ALGORITHM:" prefix, as sha256sum
+                         and b3sum print them (keyed check -a ALGORITHM reads them back)
       --base64           tags in base64 instead of hex
       --json             one JSON object per line: {"file","algorithm","tag","encoding"}
   -j, --jobs N           worker threads for several files (default: one per file, up to
@@ -48,7 +59,8 @@ GMAC and ChaCha20-Poly1305 draw a random nonce per tag and print nonce || tag. P
 keys are one-time: one file per key.
 
 Examples:
-  keyed keygen -a hmac-sha256 --raw -o mac.key
+  keyed keygen -a hmac-sha256 -o mac.key
+  keyed tag -a blake3 --key-file mac.key -r src/ > src.tags
   keyed tag -a hmac-sha256 --key-file mac.key *.tar.gz > release.tags
   KEY=$(keyed keygen -a blake3) keyed tag -a blake3 --key-env KEY big.iso
   printf 'hello' | keyed tag -a blake3 --key-env KEY --base64
@@ -65,6 +77,8 @@ export async function tagCommand(argv: string[], context: Context): Promise<numb
       ...KEYSET_OPTION,
       base64: { type: "boolean" },
       json: { type: "boolean" },
+      plain: { type: "boolean" },
+      recursive: { type: "boolean", short: "r" },
       jobs: { type: "string", short: "j" },
       "no-progress": { type: "boolean" },
     },
@@ -76,7 +90,15 @@ export async function tagCommand(argv: string[], context: Context): Promise<numb
   const keyset = keysetFromFlags(values);
   const algorithm = keyset === undefined ? resolveAlgorithm(values.algorithm) : undefined;
   const label = algorithm ?? KEYSET_LABEL;
-  const paths = positionals.length === 0 ? ["-"] : positionals;
+  if (values.plain && (values.json || keyset !== undefined)) {
+    throw new CliError(
+      values.json
+        ? "--plain and --json are two output formats: choose one"
+        : "--plain needs -a: a keyset's lines carry the keyset: prefix that keyed check reads",
+    );
+  }
+  const given = positionals.length === 0 ? ["-"] : positionals;
+  const paths = values.recursive ? expandDirectories(given) : given;
   checkStdinUse(paths, keyUsesStdin(values), "FILE");
   if (algorithm !== undefined) checkOneTime(algorithm, paths.length, "files");
   // As sha256sum does: every readable input is tagged, each unreadable one gets a line on
@@ -122,7 +144,7 @@ export async function tagCommand(argv: string[], context: Context): Promise<numb
         context.print(
           values.json
             ? JSON.stringify({ file: name, algorithm: label, tag: text, encoding })
-            : formatTagLine(label, text, name),
+            : formatTagLine(values.plain ? undefined : label, text, name),
         );
       }
     });

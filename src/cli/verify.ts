@@ -19,7 +19,7 @@ import { runJobs } from "./pool.js";
 import { Progress } from "./progress.js";
 import { decodeTag, formatResultLine, splitAlgorithm } from "./sumfile.js";
 
-export const VERIFY_HELP = `Usage: keyed verify -a ALGORITHM --tag TAG KEY [options] [FILE | -]
+export const VERIFY_HELP = `Usage: keyed verify -a ALGORITHM --tag TAG (--key-file FILE | --key-env VAR | --key-stdin) [options] [FILE | -]
        keyed verify --keyset KEYSET --tag TAG [options] [FILE | -]
 
 Checks FILE (or stdin) against TAG in constant time. Prints "FILE: OK" and exits 0, or
