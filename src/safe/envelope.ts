@@ -32,7 +32,8 @@ import {
 } from "../core/time.js";
 import { hkdf } from "../kdf/hkdf.js";
 import { mac, macInfo } from "../mac/registry.js";
-import { Keyset, keysetKeyBytes } from "./keyset.js";
+import type { Keyset } from "./keyset.js";
+import { type KeysetView, keysetView } from "./keyset-access.js";
 import type { ReplayWindow } from "./replay.js";
 import { type ClaimFailure, claimOnce, type ReplayStore } from "./store.js";
 
@@ -80,26 +81,27 @@ interface SealKey {
 }
 
 /** The keyset key `keyId` as a seal key, or undefined when it is not enabled or not a seal MAC. */
-function keysetSealKey(keyset: Keyset, keyId: number): SealKey | undefined {
+function keysetSealKey(keyset: KeysetView, keyId: number): SealKey | undefined {
   const info = keyset.get(keyId);
   if (info?.status !== "enabled" || info.algorithm === undefined) return undefined;
   if (!Object.hasOwn(SEAL_ALGORITHMS, info.algorithm)) return undefined;
-  const bytes = keysetKeyBytes(keyset, keyId);
+  const bytes = keyset.keyBytes(keyId);
   return bytes === undefined ? undefined : { bytes, algorithm: info.algorithm, keyId };
 }
 
 /** seal's key: the bytes and options.algorithm, or the keyset's primary (options.algorithm unset). */
 function sealingKey(key: unknown, algorithm: unknown): SealKey {
-  if (!(key instanceof Keyset)) {
+  const keyset = keysetView(key);
+  if (keyset === undefined) {
     return { bytes: key as Bytes, algorithm: algorithm ?? "hmac-sha256", keyId: undefined };
   }
   refuseAlgorithmWithKeyset(algorithm);
-  const primary = key.primaryId;
-  const found = keysetSealKey(key, primary);
+  const primary = keyset.primaryId;
+  const found = keysetSealKey(keyset, primary);
   if (found === undefined) {
     throw new KeyedError(
       "UNKNOWN_ALGORITHM",
-      `the keyset's primary key is ${key.get(primary)?.algorithm}; seal takes one of ${Object.keys(SEAL_ALGORITHMS).join(", ")}.`,
+      `the keyset's primary key is ${keyset.get(primary)?.algorithm}; seal takes one of ${Object.keys(SEAL_ALGORITHMS).join(", ")}.`,
     );
   }
   return found;
@@ -325,7 +327,7 @@ function openPlan(key: unknown, options: OpenOptions): OpenPlan {
     );
   }
   const o = checkOptions<OpenOptions>(options, OPEN_OPTIONS, "open options");
-  const keyset = key instanceof Keyset;
+  const keyset = keysetView(key) !== undefined;
   if (keyset) refuseAlgorithmWithKeyset(o.algorithm);
   return {
     keyset,
@@ -354,13 +356,14 @@ export function tryOpen(key: Bytes | Keyset, token: Bytes, options: OpenOptions)
 
 function openWithPlan(key: Bytes | Keyset, token: Bytes, plan: OpenPlan): OpenResult {
   let openKey: SealKey;
-  if (key instanceof Keyset) {
+  const keyset = keysetView(key);
+  if (keyset !== undefined) {
     // The key id, the one field read before the tag: it chooses the key, and the tag covers it.
     const keyId =
       token.length >= HEADER + 4 && (token[2] & HAS_KEY_ID) !== 0
         ? new DataView(token.buffer, token.byteOffset).getUint32(HEADER)
         : undefined;
-    const found = keyId === undefined ? undefined : keysetSealKey(key, keyId);
+    const found = keyId === undefined ? undefined : keysetSealKey(keyset, keyId);
     if (found === undefined) {
       assertString(plan.purpose, "options.purpose");
       return refuse(
@@ -372,7 +375,7 @@ function openWithPlan(key: Bytes | Keyset, token: Bytes, plan: OpenPlan): OpenRe
     }
     openKey = found;
   } else {
-    openKey = { bytes: key, algorithm: plan.algorithm, keyId: undefined };
+    openKey = { bytes: key as Bytes, algorithm: plan.algorithm, keyId: undefined };
   }
   let opening: ReturnType<typeof sealMac>;
   try {

@@ -51,6 +51,8 @@ import { parseTinkBinary, parseTinkJson, writeTinkBinary, writeTinkJson } from "
 
 export type { KeyStatus, OutputPrefix } from "./keyset-record.js";
 
+import { KEYSET_ACCESS, type KeysetView } from "./keyset-access.js";
+
 /** Bytes of a non-raw prefix: one version byte and the 4-byte key id. */
 export const PREFIX_LENGTH = 5;
 /** What a legacy key appends to the message before taking its MAC. */
@@ -325,6 +327,26 @@ export class Keyset {
   /** Enabled raw keys, in keyset order. */
   #raw: Entry[] = [];
   #primary!: Entry;
+
+  /** The view protocol code uses (safe/keyset-access.ts), made on first use. */
+  #view: KeysetView | undefined;
+
+  /** @internal The keyset as protocol code sees it (seal/open, JWT, webhooks). */
+  [KEYSET_ACCESS](): KeysetView {
+    if (this.#view === undefined) {
+      const keyset = this;
+      this.#view = {
+        get primaryId() {
+          return keyset.primaryId;
+        },
+        keys: () => keyset.keys(),
+        get: (idOrKid) => keyset.get(idOrKid),
+        mac: (idOrKid) => keysetMac(keyset, idOrKid),
+        keyBytes: (idOrKid) => keysetKeyBytes(keyset, idOrKid),
+      };
+    }
+    return this.#view;
+  }
 
   static {
     entriesOf = (keyset) => keyset.#byId;

@@ -2,7 +2,8 @@
 import { assertBytes, type Bytes } from "../../core/bytes.js";
 import { KeyedError } from "../../core/errors.js";
 import { checkOptions, describeType } from "../../core/options.js";
-import { Keyset, keysetKeyBytes, keysetPrimary } from "../../safe/keyset.js";
+import type { Keyset } from "../../safe/keyset.js";
+import { type KeysetKeyView, keysetView } from "../../safe/keyset-access.js";
 import type { JwsAlgorithm } from "./types.js";
 
 export const HASH = { HS256: "sha256", HS384: "sha384", HS512: "sha512" } as const;
@@ -138,16 +139,16 @@ export function signingKey(
   key: unknown,
   alg: JwsAlgorithm,
 ): { bytes: Bytes; kid: string | undefined; owned: boolean } {
-  if (!(key instanceof Keyset))
-    return { bytes: checkKey(key, [alg]), kid: undefined, owned: false };
-  const { info } = keysetPrimary(key);
+  const keyset = keysetView(key);
+  if (keyset === undefined) return { bytes: checkKey(key, [alg]), kid: undefined, owned: false };
+  const info = keyset.get(keyset.primaryId) as KeysetKeyView;
   if (info.algorithm !== MAC_OF[alg]) {
     throw new KeyedError(
       "BAD_INPUT",
       `the keyset's primary key is ${info.algorithm ?? "of no known MAC"}; ${alg} signs with ${MAC_OF[alg]}.`,
     );
   }
-  const bytes = keysetKeyBytes(key, info.id) as Bytes;
+  const bytes = keyset.keyBytes(info.id) as Bytes;
   try {
     checkKeyBytes(bytes, alg, `the keyset's primary key ${info.kid}`);
   } catch (error) {
@@ -164,17 +165,19 @@ export function signingKey(
  * every enabled key of alg's HMAC. Keyset keys are copies the caller wipes.
  */
 export function verificationKeys(key: JwsKey, alg: JwsAlgorithm, kid: unknown): Bytes[] {
-  if (!(key instanceof Keyset)) return [key];
+  const keyset = keysetView(key);
+  if (keyset === undefined) return [key as Bytes];
   const name = MAC_OF[alg];
   const ids: (number | string)[] = [];
   if (kid === undefined) {
-    for (const info of key.keys())
+    for (const info of keyset.keys()) {
       if (info.status === "enabled" && info.algorithm === name) ids.push(info.id);
+    }
   } else if (typeof kid === "string") {
-    const info = key.get(kid);
+    const info = keyset.get(kid);
     if (info?.status === "enabled" && info.algorithm === name) ids.push(kid);
   }
-  return ids.map((id) => keysetKeyBytes(key, id) as Bytes);
+  return ids.map((id) => keyset.keyBytes(id) as Bytes);
 }
 
 /**
@@ -182,16 +185,17 @@ export function verificationKeys(key: JwsKey, alg: JwsAlgorithm, kid: unknown): 
  * algorithm, or a keyset whose enabled HMAC keys are.
  */
 export function checkVerificationKey(key: unknown, algorithms: readonly JwsAlgorithm[]): JwsKey {
-  if (!(key instanceof Keyset)) return checkKey(key, algorithms);
-  for (const info of key.keys()) {
+  const keyset = keysetView(key);
+  if (keyset === undefined) return checkKey(key, algorithms);
+  for (const info of keyset.keys()) {
     const alg = algorithms.find((a) => MAC_OF[a] === info.algorithm);
     if (info.status !== "enabled" || alg === undefined) continue;
-    const bytes = keysetKeyBytes(key, info.id) as Bytes;
+    const bytes = keyset.keyBytes(info.id) as Bytes;
     try {
       checkKeyBytes(bytes, alg, `the keyset's key ${info.kid}`);
     } finally {
       bytes.fill(0);
     }
   }
-  return key;
+  return key as JwsKey;
 }

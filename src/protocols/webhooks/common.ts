@@ -21,7 +21,8 @@ import { type Refusal, refuse } from "../../core/result.js";
 import { nowSeconds, type TimeInput, toleranceSeconds, toWholeSeconds } from "../../core/time.js";
 import { SHA256, sha256 } from "../../hash/sha256.js";
 import { HmacKernel } from "../../mac/hmac.js";
-import { Keyset, keysetMac } from "../../safe/keyset.js";
+import type { Keyset } from "../../safe/keyset.js";
+import { type KeysetView, keysetView } from "../../safe/keyset-access.js";
 import { claimOnce, type ReplayStore } from "../../safe/store.js";
 import {
   type BodyFailure,
@@ -169,12 +170,12 @@ export function standardSecret(secret: unknown, name: string): Bytes {
 }
 
 /** The HMAC-SHA256 kernel of a keyset key's prepared Mac (the keyset prepared it once). */
-function keysetKernel(keyset: Keyset, id: number): HmacKernel {
-  return (keysetMac(keyset, id) as PreparedMac).kernel as HmacKernel;
+function keysetKernel(keyset: KeysetView, id: number): HmacKernel {
+  return (keyset.mac(id) as PreparedMac).kernel as HmacKernel;
 }
 
 /** The webhook secrets of a keyset: its enabled HMAC-SHA256 keys (the schemes' MAC). */
-function keysetKernels(keyset: Keyset): HmacKernel[] {
+function keysetKernels(keyset: KeysetView): HmacKernel[] {
   const kernels: HmacKernel[] = [];
   for (const info of keyset.keys()) {
     if (info.status === "enabled" && info.algorithm === "hmac-sha256") {
@@ -195,15 +196,16 @@ function keysetKernels(keyset: Keyset): HmacKernel[] {
  * keyset, its primary key (which must be HMAC-SHA256).
  */
 export function secretKernel(secret: unknown, name: string, scheme: SecretScheme): HmacKernel {
-  if (secret instanceof Keyset) {
-    const primary = secret.get(secret.primaryId);
+  const keyset = keysetView(secret);
+  if (keyset !== undefined) {
+    const primary = keyset.get(keyset.primaryId);
     if (primary?.algorithm !== "hmac-sha256") {
       throw new KeyedError(
         "BAD_INPUT",
         `${name}: the keyset's primary key is ${primary?.algorithm}; webhook signatures are HMAC-SHA256.`,
       );
     }
-    return keysetKernel(secret, secret.primaryId);
+    return keysetKernel(keyset, keyset.primaryId);
   }
   if (typeof secret === "string" && secret.length > 0) {
     return preparedWebhookKeys.forText(secret, scheme, () =>
@@ -220,7 +222,8 @@ export function secretKernel(secret: unknown, name: string, scheme: SecretScheme
  * seen before costs a map lookup: no encoding, decoding or hashing of it per request.
  */
 export function secretKernels(secrets: unknown, scheme: SecretScheme = "text"): HmacKernel[] {
-  if (secrets instanceof Keyset) return keysetKernels(secrets);
+  const keyset = keysetView(secrets);
+  if (keyset !== undefined) return keysetKernels(keyset);
   if (!Array.isArray(secrets)) return [secretKernel(secrets, "secret", scheme)];
   if (secrets.length === 0) {
     throw new KeyedError("BAD_INPUT", "secret is an empty array: give at least one secret.");
