@@ -9,7 +9,7 @@ import {
   resolveAlgorithm,
 } from "./args.js";
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./errors.js";
-import { checkStdinUse, inspectInput } from "./inputs.js";
+import { checkStdinUse, chooseTreeThreads, inspectInput } from "./inputs.js";
 import type { Context } from "./io.js";
 import { checkMacKey, keyUsesStdin, loadKey } from "./keys.js";
 import { checkShortTags } from "./policy.js";
@@ -31,6 +31,7 @@ Options:
       --tag TAG          the expected tag (for GMAC and ChaCha20-Poly1305: nonce || tag)
       --allow-short-tags verify 64-bit SipHash tags (guessable: see docs/cli.md)
   -q, --quiet            print nothing; the exit status tells
+  -j, --jobs N           threads for a BLAKE3 file of 64 MiB or more (default: every core)
       --no-progress      no progress bar (it shows on a terminal for inputs over 64 MiB)
   -h, --help             this help
 
@@ -50,6 +51,7 @@ export async function verifyCommand(argv: string[], context: Context): Promise<n
       tag: { type: "string" },
       "allow-short-tags": { type: "boolean" },
       quiet: { type: "boolean", short: "q" },
+      jobs: { type: "string", short: "j" },
       "no-progress": { type: "boolean" },
     },
   });
@@ -95,7 +97,9 @@ export async function verifyCommand(argv: string[], context: Context): Promise<n
   try {
     const spec = { algorithm, key: key.bytes, allowShortKeys, allowShortTags };
     const list = [{ index: 0, path, spec, expected }];
-    await runJobs(list, { jobs: 1, onBytes: (bytes) => progress.add(bytes) }, (outcome) => {
+    const treeThreads = chooseTreeThreads(values.jobs);
+    const onBytes = (bytes: number) => progress.add(bytes);
+    await runJobs(list, { jobs: 1, treeThreads, onBytes }, (outcome) => {
       progress.finish();
       if (outcome.kind === "error") {
         context.warn(outcome.message);

@@ -37,7 +37,9 @@ export type KeyedErrorCode =
    * A key that has made as many tags with random nonces as its standard allows (GMAC: 2^32,
    * SP 800-38D section 8.3); past that, a repeated nonce is too likely. Use a new key.
    */
-  | "NONCE_LIMIT";
+  | "NONCE_LIMIT"
+  /** A function this runtime cannot serve (blake3File where there is no node:fs). */
+  | "UNAVAILABLE";
 
 export class KeyedError extends Error {
   readonly code: KeyedErrorCode;
