@@ -65,10 +65,14 @@ export interface FileHandleLike {
 
 type OpenFile = (path: string, flags: "r") => Promise<FileHandleLike>;
 
-/** What a thread posts back: the last task of job `id` is done, or the job failed there. */
+/**
+ * What a thread posts back: the last task of job `id` is done, or the job failed there; or, asked
+ * with a scan message, the first nonzero byte of its module's memory (-1: none).
+ */
 type ThreadMessage =
   | { type: "complete"; id: number }
-  | { type: "error"; id: number; message: string; code: string | undefined };
+  | { type: "error"; id: number; message: string; code: string | undefined }
+  | { type: "scan"; id: number; at: number };
 
 /** A job as posted to a thread: its control block, and the input as shared bytes or a file. */
 interface JobMessage {
@@ -131,6 +135,8 @@ export interface TreeRunner {
   merge(control: SharedArrayBuffer, tail: Uint8Array, out: Uint8Array, length: number): void;
   /** Zeroes the control block (the key words and chaining values). */
   wipe(control: SharedArrayBuffer): void;
+  /** The first nonzero byte of this runner's module memory, or -1: what a job leaves behind. */
+  firstNonZero(): number;
 }
 
 /**
@@ -308,6 +314,10 @@ function createTreeRunner(module: WebAssembly.Module, readSync: ReadSync | undef
     wipe(buffer) {
       new Int32Array(buffer).fill(0);
     },
+
+    firstNonZero() {
+      return memory.findIndex((byte) => byte !== 0);
+    },
   };
 }
 
@@ -322,6 +332,10 @@ const { parentPort, workerData } = process.getBuiltinModule("node:worker_threads
 const { readSync } = process.getBuiltinModule("node:fs");
 const runner = (${createTreeRunner.toString()})(workerData.module, readSync);
 parentPort.on("message", (job) => {
+  if (job.scan === true) {
+    parentPort.postMessage({ type: "scan", id: job.id, at: runner.firstNonZero() });
+    return;
+  }
   try {
     if (runner.work(job, Infinity) === 2) parentPort.postMessage({ type: "complete", id: job.id });
   } catch (error) {
@@ -413,17 +427,17 @@ class TreePool {
   private readonly workers: WorkerLike[] = [];
   private readonly pending = new Map<
     number,
-    { resolve: () => void; reject: (error: Error) => void }
+    { resolve: (at: number) => void; reject: (error: Error) => void }
   >();
   private nextId = 1;
   /** The job running now, which later ones wait for. */
   private running: Promise<unknown> = Promise.resolve();
   private active = 0;
 
-  constructor(modules: NodeModules) {
+  constructor(modules: NodeModules, local: Local) {
     this.modules = modules;
-    this.module = new WebAssembly.Module(base64ToBytes(WASM_BASE64) as Uint8Array<ArrayBuffer>);
-    this.main = createTreeRunner(this.module, modules.readSync);
+    this.module = local.module;
+    this.main = local.runner;
   }
 
   /** Runs `job` once every earlier job has ended. */
@@ -443,8 +457,8 @@ class TreePool {
       const job = this.pending.get(message.id);
       if (job === undefined) return;
       this.pending.delete(message.id);
-      if (message.type === "complete") {
-        job.resolve();
+      if (message.type !== "error") {
+        job.resolve(message.type === "scan" ? message.at : 0);
       } else {
         const error = new Error(message.message);
         if (message.code !== undefined) (error as { code?: string }).code = message.code;
@@ -475,7 +489,7 @@ class TreePool {
     while (this.workers.length < count) this.spawn();
     if (this.active++ === 0) for (const worker of this.workers) worker.ref();
     const done = new Promise<void>((resolve, reject) => {
-      this.pending.set(job.id, { resolve, reject });
+      this.pending.set(job.id, { resolve: () => resolve(), reject });
     });
     for (let i = 0; i < count; i++) this.workers[i].postMessage(job);
     return done;
@@ -490,13 +504,80 @@ class TreePool {
   id(): number {
     return this.nextId++;
   }
+
+  /** The first nonzero byte of each worker's module memory (-1: all zeros), between jobs. */
+  scan(): Promise<number[]> {
+    return Promise.all(
+      this.workers.map((worker) => {
+        const id = this.nextId++;
+        const answer = new Promise<number>((resolve, reject) => {
+          this.pending.set(id, { resolve, reject });
+        });
+        worker.ref();
+        worker.postMessage({ scan: true, id });
+        return answer.finally(() => {
+          if (this.active === 0) worker.unref();
+        });
+      }),
+    );
+  }
 }
 
+/** The kernel module, compiled once, and the calling thread's runner on it. */
+interface Local {
+  module: WebAssembly.Module;
+  runner: TreeRunner;
+}
+
+let local: Local | undefined;
 let pool: TreePool | undefined;
+
+/** The calling thread's runner (its own instance of the kernel, apart from wasm-blake3.ts's). */
+function localRunner(): Local {
+  if (local === undefined) {
+    const module = new WebAssembly.Module(base64ToBytes(WASM_BASE64) as Uint8Array<ArrayBuffer>);
+    local = { module, runner: createTreeRunner(module, nodeModules?.readSync) };
+  }
+  return local;
+}
 
 /** TreeRunner.work's answers. */
 const WORK_MORE = 0;
 const WORK_LAST = 2;
+
+/**
+ * For tests: the first nonzero byte of the calling thread's and of each worker's module memory
+ * (-1: all zeros), after the jobs so far. Empty before the first job.
+ */
+export function treeMemoryScan(): Promise<number[]> {
+  const running = pool;
+  if (running === undefined) return Promise.resolve([]);
+  return running.serialize(async () => [running.main.firstNonZero(), ...(await running.scan())]);
+}
+
+/**
+ * The same job on the calling thread alone, without worker threads: `message` split into
+ * subtrees of at most 2^maxTaskLog2 chunks, each hashed apart and merged. For the constant-time
+ * checks (scripts/ct.ts), which time the subtree exports without threads' noise.
+ */
+export function blake3TreeSync(
+  key: Int32Array | undefined,
+  flags: number,
+  message: Uint8Array,
+  out: Uint8Array,
+  length: number,
+  maxTaskLog2: number,
+): void {
+  const { runner } = localRunner();
+  const chunks = Math.max(1, Math.ceil(message.length / 1024));
+  const control = runner.createControl(splitTree(chunks, maxTaskLog2), key, flags, true);
+  try {
+    runner.work({ id: 0, control, data: message, fd: -1 }, Number.POSITIVE_INFINITY);
+    runner.merge(control, message.subarray(1024 * (chunks - 1)), out, length);
+  } finally {
+    runner.wipe(control);
+  }
+}
 
 /** The input: bytes in memory, or `length` bytes of the open file `fd` from position 0. */
 export type TreeInput = { bytes: Uint8Array } | { fd: number; length: number };
@@ -525,7 +606,7 @@ export function blake3TreeInto(
   options: TreeOptions,
 ): Promise<void> {
   if (nodeModules === undefined) throw new Error("BLAKE3 threads are not available here");
-  pool ??= new TreePool(nodeModules);
+  pool ??= new TreePool(nodeModules, localRunner());
   const running = pool;
   return running.serialize(() => runJob(running, key, flags, input, out, length, options));
 }
