@@ -84,15 +84,11 @@ function zeroBytes(at: usize, n: usize): void {
 // --- the compression function (section 2.2), one block --------------------------------------------
 
 // Rotations right: by 16 and 8 a byte permutation, by 12 and 7 two shifts and an OR. V8 (x64)
-// makes i8x16.shuffle a pshufb whose mask it rebuilds from immediates every time, but a swizzle
-// by a constant one pshufb on a mask it keeps in a register: measured, swizzle wins everywhere but
-// for rot16 in the four-lane code, where a second mask register costs more spills than the
-// pshuflw/pshufhw pair V8 picks for the shuffle saves.
+// makes i8x16.shuffle a pshufb whose mask it rebuilds from immediates every time (or, for rot16,
+// a pshuflw/pshufhw pair), but a swizzle by a constant one pshufb: measured in the four-lane code
+// on Zen 5 (Node 20), swizzles for both rotations are 2-3% faster than a shuffle for rot16.
 @inline function rot16(x: v128): v128 {
   return i8x16.swizzle(x, i8x16(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
-}
-@inline function rot16Shuffle(x: v128): v128 {
-  return i8x16.shuffle(x, x, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
 }
 @inline function rot8(x: v128): v128 {
   return i8x16.swizzle(x, i8x16(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12));
@@ -281,7 +277,7 @@ function hash4(
     let v15 = i32x4.splat(<i32>f);
     // Round 1.
     v0 = add3(v0, v4, w(0)); v1 = add3(v1, v5, w(2)); v2 = add3(v2, v6, w(4)); v3 = add3(v3, v7, w(6));
-    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v12 = rot16(v128.xor(v12, v0)); v13 = rot16(v128.xor(v13, v1)); v14 = rot16(v128.xor(v14, v2)); v15 = rot16(v128.xor(v15, v3));
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
     v0 = add3(v0, v4, w(1)); v1 = add3(v1, v5, w(3)); v2 = add3(v2, v6, w(5)); v3 = add3(v3, v7, w(7));
@@ -289,7 +285,7 @@ function hash4(
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
     v0 = add3(v0, v5, w(8)); v1 = add3(v1, v6, w(10)); v2 = add3(v2, v7, w(12)); v3 = add3(v3, v4, w(14));
-    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v15 = rot16(v128.xor(v15, v0)); v12 = rot16(v128.xor(v12, v1)); v13 = rot16(v128.xor(v13, v2)); v14 = rot16(v128.xor(v14, v3));
     v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
     v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
     v0 = add3(v0, v5, w(9)); v1 = add3(v1, v6, w(11)); v2 = add3(v2, v7, w(13)); v3 = add3(v3, v4, w(15));
@@ -298,7 +294,7 @@ function hash4(
     v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
     // Round 2.
     v0 = add3(v0, v4, w(2)); v1 = add3(v1, v5, w(3)); v2 = add3(v2, v6, w(7)); v3 = add3(v3, v7, w(4));
-    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v12 = rot16(v128.xor(v12, v0)); v13 = rot16(v128.xor(v13, v1)); v14 = rot16(v128.xor(v14, v2)); v15 = rot16(v128.xor(v15, v3));
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
     v0 = add3(v0, v4, w(6)); v1 = add3(v1, v5, w(10)); v2 = add3(v2, v6, w(0)); v3 = add3(v3, v7, w(13));
@@ -306,7 +302,7 @@ function hash4(
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
     v0 = add3(v0, v5, w(1)); v1 = add3(v1, v6, w(12)); v2 = add3(v2, v7, w(9)); v3 = add3(v3, v4, w(15));
-    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v15 = rot16(v128.xor(v15, v0)); v12 = rot16(v128.xor(v12, v1)); v13 = rot16(v128.xor(v13, v2)); v14 = rot16(v128.xor(v14, v3));
     v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
     v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
     v0 = add3(v0, v5, w(11)); v1 = add3(v1, v6, w(5)); v2 = add3(v2, v7, w(14)); v3 = add3(v3, v4, w(8));
@@ -315,7 +311,7 @@ function hash4(
     v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
     // Round 3.
     v0 = add3(v0, v4, w(3)); v1 = add3(v1, v5, w(10)); v2 = add3(v2, v6, w(13)); v3 = add3(v3, v7, w(7));
-    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v12 = rot16(v128.xor(v12, v0)); v13 = rot16(v128.xor(v13, v1)); v14 = rot16(v128.xor(v14, v2)); v15 = rot16(v128.xor(v15, v3));
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
     v0 = add3(v0, v4, w(4)); v1 = add3(v1, v5, w(12)); v2 = add3(v2, v6, w(2)); v3 = add3(v3, v7, w(14));
@@ -323,7 +319,7 @@ function hash4(
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
     v0 = add3(v0, v5, w(6)); v1 = add3(v1, v6, w(9)); v2 = add3(v2, v7, w(11)); v3 = add3(v3, v4, w(8));
-    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v15 = rot16(v128.xor(v15, v0)); v12 = rot16(v128.xor(v12, v1)); v13 = rot16(v128.xor(v13, v2)); v14 = rot16(v128.xor(v14, v3));
     v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
     v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
     v0 = add3(v0, v5, w(5)); v1 = add3(v1, v6, w(0)); v2 = add3(v2, v7, w(15)); v3 = add3(v3, v4, w(1));
@@ -332,7 +328,7 @@ function hash4(
     v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
     // Round 4.
     v0 = add3(v0, v4, w(10)); v1 = add3(v1, v5, w(12)); v2 = add3(v2, v6, w(14)); v3 = add3(v3, v7, w(13));
-    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v12 = rot16(v128.xor(v12, v0)); v13 = rot16(v128.xor(v13, v1)); v14 = rot16(v128.xor(v14, v2)); v15 = rot16(v128.xor(v15, v3));
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
     v0 = add3(v0, v4, w(7)); v1 = add3(v1, v5, w(9)); v2 = add3(v2, v6, w(3)); v3 = add3(v3, v7, w(15));
@@ -340,7 +336,7 @@ function hash4(
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
     v0 = add3(v0, v5, w(4)); v1 = add3(v1, v6, w(11)); v2 = add3(v2, v7, w(5)); v3 = add3(v3, v4, w(1));
-    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v15 = rot16(v128.xor(v15, v0)); v12 = rot16(v128.xor(v12, v1)); v13 = rot16(v128.xor(v13, v2)); v14 = rot16(v128.xor(v14, v3));
     v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
     v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
     v0 = add3(v0, v5, w(0)); v1 = add3(v1, v6, w(2)); v2 = add3(v2, v7, w(8)); v3 = add3(v3, v4, w(6));
@@ -349,7 +345,7 @@ function hash4(
     v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
     // Round 5.
     v0 = add3(v0, v4, w(12)); v1 = add3(v1, v5, w(9)); v2 = add3(v2, v6, w(15)); v3 = add3(v3, v7, w(14));
-    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v12 = rot16(v128.xor(v12, v0)); v13 = rot16(v128.xor(v13, v1)); v14 = rot16(v128.xor(v14, v2)); v15 = rot16(v128.xor(v15, v3));
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
     v0 = add3(v0, v4, w(13)); v1 = add3(v1, v5, w(11)); v2 = add3(v2, v6, w(10)); v3 = add3(v3, v7, w(8));
@@ -357,7 +353,7 @@ function hash4(
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
     v0 = add3(v0, v5, w(7)); v1 = add3(v1, v6, w(5)); v2 = add3(v2, v7, w(0)); v3 = add3(v3, v4, w(6));
-    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v15 = rot16(v128.xor(v15, v0)); v12 = rot16(v128.xor(v12, v1)); v13 = rot16(v128.xor(v13, v2)); v14 = rot16(v128.xor(v14, v3));
     v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
     v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
     v0 = add3(v0, v5, w(2)); v1 = add3(v1, v6, w(3)); v2 = add3(v2, v7, w(1)); v3 = add3(v3, v4, w(4));
@@ -366,7 +362,7 @@ function hash4(
     v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
     // Round 6.
     v0 = add3(v0, v4, w(9)); v1 = add3(v1, v5, w(11)); v2 = add3(v2, v6, w(8)); v3 = add3(v3, v7, w(15));
-    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v12 = rot16(v128.xor(v12, v0)); v13 = rot16(v128.xor(v13, v1)); v14 = rot16(v128.xor(v14, v2)); v15 = rot16(v128.xor(v15, v3));
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
     v0 = add3(v0, v4, w(14)); v1 = add3(v1, v5, w(5)); v2 = add3(v2, v6, w(12)); v3 = add3(v3, v7, w(1));
@@ -374,7 +370,7 @@ function hash4(
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
     v0 = add3(v0, v5, w(13)); v1 = add3(v1, v6, w(0)); v2 = add3(v2, v7, w(2)); v3 = add3(v3, v4, w(4));
-    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v15 = rot16(v128.xor(v15, v0)); v12 = rot16(v128.xor(v12, v1)); v13 = rot16(v128.xor(v13, v2)); v14 = rot16(v128.xor(v14, v3));
     v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
     v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
     v0 = add3(v0, v5, w(3)); v1 = add3(v1, v6, w(10)); v2 = add3(v2, v7, w(6)); v3 = add3(v3, v4, w(7));
@@ -383,7 +379,7 @@ function hash4(
     v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
     // Round 7.
     v0 = add3(v0, v4, w(11)); v1 = add3(v1, v5, w(5)); v2 = add3(v2, v6, w(1)); v3 = add3(v3, v7, w(8));
-    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v12 = rot16(v128.xor(v12, v0)); v13 = rot16(v128.xor(v13, v1)); v14 = rot16(v128.xor(v14, v2)); v15 = rot16(v128.xor(v15, v3));
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
     v0 = add3(v0, v4, w(15)); v1 = add3(v1, v5, w(0)); v2 = add3(v2, v6, w(9)); v3 = add3(v3, v7, w(6));
@@ -391,7 +387,7 @@ function hash4(
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
     v0 = add3(v0, v5, w(14)); v1 = add3(v1, v6, w(2)); v2 = add3(v2, v7, w(3)); v3 = add3(v3, v4, w(7));
-    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v15 = rot16(v128.xor(v15, v0)); v12 = rot16(v128.xor(v12, v1)); v13 = rot16(v128.xor(v13, v2)); v14 = rot16(v128.xor(v14, v3));
     v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
     v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
     v0 = add3(v0, v5, w(10)); v1 = add3(v1, v6, w(12)); v2 = add3(v2, v7, w(4)); v3 = add3(v3, v4, w(13));
