@@ -17,6 +17,7 @@ import { blake3 as nobleBlake3 } from "@noble/hashes/blake3.js";
 import fc from "fast-check";
 import {
   blake3TreeInto,
+  blake3TreeSync,
   splitTree,
   type TreeInput,
   treeMemoryScan,
@@ -216,12 +217,37 @@ describe("BLAKE3 tree on threads: the same bytes as blake3()", { skip }, () => {
         closeSync(fd);
       }
     }
+    // Short within the last chunk, which the calling thread reads itself.
+    const fd = openSync(path, "r");
+    try {
+      const input = { fd, length: 10 * 1024 + 100 };
+      const options = { threads: 2, mainThread: false, maxTaskLog2: 2 };
+      await assert.rejects(blake3TreeInto(undefined, 0, input, new Uint8Array(32), 32, options), {
+        code: "ESHORT",
+      });
+    } finally {
+      closeSync(fd);
+    }
     // The pool still works after a failed job.
     const m = message(5000);
     assert.equal(
       hex(await tree(m, {}, { input: "bytes", mainThread: false, maxTaskLog2: 0 })),
       hex(blake3(m)),
     );
+  });
+});
+
+describe("BLAKE3 tree on the calling thread alone (blake3TreeSync, what npm run ct times)", () => {
+  it("gives blake3()'s bytes", () => {
+    for (const n of [0, 1, 1024, 1025, 4196, 9 * 1024 + 7]) {
+      const m = message(n, 2);
+      for (const mode of MODES) {
+        const { key, flags, length } = blake3Mode({ ...mode, length: 40 });
+        const out = new Uint8Array(length);
+        blake3TreeSync(key, flags, m, out, length, 0);
+        assert.equal(hex(out), hex(blake3(m, { ...mode, length: 40 })), `${n} bytes`);
+      }
+    }
   });
 });
 
@@ -280,6 +306,7 @@ describe("blake3Parallel and blake3File (keyed/hazmat)", () => {
     await assert.rejects(blake3Parallel(m, { thread: 2 } as never), /did you mean "threads"/);
     await assert.rejects(blake3Parallel(m, { threads: 0 }), /options.threads/);
     await assert.rejects(blake3Parallel(m, { mainThread: "yes" } as never), /mainThread/);
+    await assert.rejects(blake3Parallel(m, { onProgress: 1 } as never), /onProgress/);
     await assert.rejects(blake3Parallel(m, { key: new Uint8Array(16) }), { code: "KEY_LENGTH" });
     await assert.rejects(blake3Parallel("text" as never), { code: "BAD_INPUT" });
     await assert.rejects(blake3File(42 as never), { code: "BAD_INPUT" });
@@ -318,13 +345,17 @@ describe("threads and process exit", () => {
 
   it("without threads (KEYED_BACKEND=js) the same functions hash on the calling thread", () => {
     const code = `
-      import { blake3, blake3Parallel } from "./src/hazmat.ts";
+      import { blake3, blake3File, blake3Parallel } from "./src/hazmat.ts";
       import { treeThreads } from "./src/engine/blake3-parallel.ts";
+      import { writeFileSync } from "node:fs";
       const m = new Uint8Array(2 << 20).map((_, i) => i * 5);
       const a = await blake3Parallel(m, { threads: 4 });
-      console.log(treeThreads(), Buffer.from(a).equals(Buffer.from(blake3(m))));
+      writeFileSync(process.env.FILE, m);
+      const b = await blake3File(process.env.FILE, { context: "c" });
+      const same = Buffer.from(a).equals(Buffer.from(blake3(m)));
+      console.log(treeThreads(), same && Buffer.from(b).equals(Buffer.from(blake3(m, { context: "c" }))));
     `;
-    const result = run(code, { KEYED_BACKEND: "js" });
+    const result = run(code, { KEYED_BACKEND: "js", FILE: join(dir, "js-backend") });
     assert.equal(result.status, 0, result.stderr);
     assert.equal(result.stdout.trim(), "0 true");
   });
