@@ -608,18 +608,22 @@ export function blake3TreeInto(
   if (nodeModules === undefined) throw new Error("BLAKE3 threads are not available here");
   pool ??= new TreePool(nodeModules, localRunner());
   const running = pool;
-  return running.serialize(() => runJob(running, key, flags, input, out, length, options));
+  const spec = { key, flags, input, out, length, options };
+  return running.serialize(() => runJob(running, spec));
 }
 
-async function runJob(
-  pool: TreePool,
-  key: Int32Array | undefined,
-  flags: number,
-  input: TreeInput,
-  out: Uint8Array,
-  length: number,
-  options: TreeOptions,
-): Promise<void> {
+/** blake3TreeInto's arguments. */
+interface JobSpec {
+  key: Int32Array | undefined;
+  flags: number;
+  input: TreeInput;
+  out: Uint8Array;
+  length: number;
+  options: TreeOptions;
+}
+
+async function runJob(pool: TreePool, spec: JobSpec): Promise<void> {
+  const { key, flags, input, out, length, options } = spec;
   const bytes = "bytes" in input ? input.bytes : undefined;
   const total = bytes === undefined ? (input as { length: number }).length : bytes.length;
   const chunks = Math.max(1, Math.ceil(total / 1024));
