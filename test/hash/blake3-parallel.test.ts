@@ -24,7 +24,8 @@ import {
   treeThreads,
 } from "../../src/engine/blake3-parallel.js";
 import { blake3Mode } from "../../src/hash/blake3.js";
-import { blake3, blake3File, blake3Parallel, PARALLEL_MIN_BYTES } from "../../src/hazmat.js";
+import { PARALLEL_MIN_BYTES } from "../../src/hash/blake3-parallel.js";
+import { blake3, blake3File, blake3Parallel } from "../../src/hazmat.js";
 import { ascii, throwsKeyed } from "../helpers.js";
 
 const KEY = new Uint8Array(32).map((_, i) => (i * 37 + 11) & 255);
