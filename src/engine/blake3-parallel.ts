@@ -108,7 +108,7 @@ interface TreeExports {
 }
 
 /** One thread's instance of the kernel and everything that touches a job's control block. */
-export interface TreeRunner {
+interface TreeRunner {
   /** A job's control block: the tasks in order, the key words (undefined: the IV) and the mode. */
   createControl(
     tasks: readonly TreeTask[],
@@ -119,14 +119,14 @@ export interface TreeRunner {
   /** Marks task i's bytes as present (copied into the shared input) and wakes a waiting thread. */
   release(control: SharedArrayBuffer, index: number): void;
   /**
-   * Hashes up to `budget` tasks of `job`: WORK_MORE when its budget ran out first, WORK_NONE when
-   * no task was left, WORK_LAST when this thread finished the job's last task. On an error the job
-   * is marked aborted (the other threads stop at their next task) and the error is thrown.
+   * Hashes up to `budget` tasks of `job`: 0 (WORK_MORE) when its budget ran out first, 1 when no
+   * task was left, 2 (WORK_LAST) when this thread finished the job's last task. On an error the
+   * job is marked aborted (the other threads stop at their next task) and the error is thrown.
    */
   work(job: JobMessage, budget: number): number;
   /** Input bytes hashed so far by all threads. */
   progress(control: SharedArrayBuffer): number;
-  /** Stops the job's threads at their next task. */
+  /** Stops the job's threads at their next task (and wakes those waiting for bytes). */
   abort(control: SharedArrayBuffer): void;
   /**
    * Pushes the tasks' chaining values in order, absorbs `tail` (the last chunk), writes `length`
@@ -279,7 +279,12 @@ function createTreeRunner(module: WebAssembly.Module, readSync: ReadSync | undef
     },
 
     abort(buffer) {
-      Atomics.store(new Int32Array(buffer), ABORT, 1);
+      const control = new Int32Array(buffer);
+      Atomics.store(control, ABORT, 1);
+      for (let i = 0; i < control[COUNT]; i++) {
+        Atomics.store(control, TASKS + 4 * i + 3, 1);
+        Atomics.notify(control, TASKS + 4 * i + 3);
+      }
     },
 
     merge(buffer, tail, output, length) {
