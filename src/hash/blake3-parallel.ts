@@ -22,7 +22,10 @@ import { wasmBlake3 } from "../engine/wasm-blake3.js";
 import { Blake3, type Blake3Mode, type Blake3Options, blake3Into, blake3Mode } from "./blake3.js";
 
 export interface Blake3ParallelOptions extends Blake3Options {
-  /** Threads to hash on, the calling thread's included when `mainThread` (default: every core). */
+  /**
+   * Threads to hash on, the calling thread's included when `mainThread` (default, and at most:
+   * the available cores; more would only take turns).
+   */
   threads?: number;
   /**
    * Hash on the calling thread as well as on worker threads, a few megabytes at a time between
@@ -62,11 +65,9 @@ function parse(options: unknown, where: string): Parsed {
   const threads =
     o.threads === undefined ? treeThreads() : assertInteger(o.threads, "options.threads", 1, 256);
   const mode = blake3Mode(o);
-  return {
-    mode,
-    // No worker threads here: one thread, whatever was asked.
-    tree: { threads: treeThreads() === 0 ? 1 : threads, mainThread, onProgress: o.onProgress },
-  };
+  // No worker threads here (0): one thread, whatever was asked.
+  const usable = Math.max(1, Math.min(threads, treeThreads()));
+  return { mode, tree: { threads: usable, mainThread, onProgress: o.onProgress } };
 }
 
 /** Whether `length` input bytes go to threads. */
