@@ -64,6 +64,11 @@ export interface Suite {
   cases(algorithm: string): BenchCase[] | Promise<BenchCase[]>;
   /** Markdown printed under the machine line: what the rows are, when their names do not say. */
   notes?: string;
+  /**
+   * False for suites whose algorithms have charts from another suite already (docs/charts is
+   * one file per algorithm) and no peers to chart against.
+   */
+  charts?: boolean;
   /** Calls whose allocation is checked (bench/run.ts runs them in a process of their own). */
   allocation?(): AllocationCase[];
 }

@@ -1,6 +1,6 @@
 /**
  * Benchmark entry point: `npm run bench [-- --quick] [-- --only=hmac,cmac] [-- --calibrate]
- * [-- --redraw]`.
+ * [-- --redraw] [-- --fleet]`.
  *
  * Each algorithm of a suite runs in a fresh Node process. Pure-JS libraries (keyed and noble)
  * share code between hashes, so whichever algorithm ran first could leave that code's call sites
@@ -32,6 +32,7 @@ import {
   type TimingOptions,
 } from "./harness.js";
 import { hmacSuite } from "./hmac.js";
+import { keysetSuite } from "./keyset.js";
 import { kmacSuite } from "./kmac.js";
 import { poly1305Suite } from "./poly1305.js";
 import { siphashSuite } from "./siphash.js";
@@ -46,6 +47,7 @@ const SUITES: Suite[] = [
   blake3Suite,
   siphashSuite,
   equalSuite,
+  keysetSuite,
 ];
 
 const SCRIPT = fileURLToPath(import.meta.url);
@@ -62,6 +64,8 @@ const { values: args } = parseArgs({
     calibrate: { type: "boolean", default: false },
     // Rewrites the sections of docs/benchmarks.md and docs/charts from the newest bench/results.
     redraw: { type: "boolean", default: false },
+    // Runs bench/fleet.ts (verify + claim through replay stores, on a redis-server it starts).
+    fleet: { type: "boolean", default: false },
     // Internal: "<suite>:<algorithm>" or "<suite>:allocation", run by a child process.
     child: { type: "string" },
   },
@@ -273,8 +277,10 @@ function section(
     `### Time per operation (µs; lower is better)\n\n${tables(timeTable)}`,
     `### Throughput (MB/s, 10^6 bytes of message per second; higher is better)\n\n${tables(rateTable)}`,
   ];
-  const charts = algorithmsOf(cases).map((a) => `![${a}](charts/${chartFile(a)})`);
-  parts.push(`### Charts (keyed and the best peer at each size)\n\n${charts.join("\n")}`);
+  if (suite.charts !== false) {
+    const charts = algorithmsOf(cases).map((a) => `![${a}](charts/${chartFile(a)})`);
+    parts.push(`### Charts (keyed and the best peer at each size)\n\n${charts.join("\n")}`);
+  }
   if (alloc.length > 0) {
     parts.push(`### Allocation (prepared key, 16-byte message)\n\n${allocationTable(alloc)}`);
   }
@@ -357,7 +363,7 @@ function redraw(): void {
     if (suite !== undefined) {
       writeDoc(suite.name, section(suite, json.machine, json.cases, json.allocation, json.timing));
     }
-    writeCharts(json.cases, meta);
+    if (suite?.charts !== false) writeCharts(json.cases, meta);
   }
   if (meta !== undefined) writeOverview(meta);
   writeDoc("targets", targetsSection(RESULTS));
@@ -421,7 +427,7 @@ async function main(): Promise<void> {
     if (args.quick) continue;
     const file = writeJson(suite, m, cases, alloc);
     writeDoc(suite.name, body);
-    writeCharts(cases, chartMeta(m));
+    if (suite.charts !== false) writeCharts(cases, chartMeta(m));
     log(`wrote ${file} and ${DOC}`);
   }
   if (!args.quick) {
@@ -438,7 +444,15 @@ function calibrate(): void {
   process.exitCode = r.status ?? 1;
 }
 
+function fleet(): void {
+  const script = join(ROOT, "bench", "fleet.ts");
+  const argv = [...process.execArgv, script, args.quick ? "--quick" : "--write"];
+  const r = spawnSync(process.execPath, argv, { stdio: "inherit" });
+  process.exitCode = r.status ?? 1;
+}
+
 if (args.child) await child(args.child);
 else if (args.calibrate) calibrate();
 else if (args.redraw) redraw();
+else if (args.fleet) fleet();
 else await main();

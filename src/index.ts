@@ -34,20 +34,57 @@ export { SipHashMac, siphash13, siphash13_128, siphash24, siphash24_128 } from "
 export {
   type Opened,
   type OpenFailure,
+  type OpenOnceFailure,
+  type OpenOnceOptions,
+  type OpenOnceResult,
   type OpenOptions,
   type OpenResult,
   open,
+  openOnce,
   SEAL_ALGORITHMS,
   type SealAlgorithm,
   type SealOptions,
   seal,
   tryOpen,
 } from "./safe/envelope.js";
+export {
+  type Jwk,
+  type JwkSet,
+  type KeyFromJwk,
+  keyFromJwk,
+  keyToJwk,
+} from "./safe/jwk.js";
 export { type DeriveKeysOptions, deriveKeys, generateKey } from "./safe/keys.js";
+export {
+  type GenerateKeysetOptions,
+  type JwksOptions,
+  type KeyInfo,
+  type KeyStatus,
+  Keyset,
+  type KeysetKeyOptions,
+  type KeysetStream,
+  type OutputPrefix,
+} from "./safe/keyset.js";
 export { ReplayWindow, type ReplayWindowOptions } from "./safe/replay.js";
 export {
+  type ClaimFailure,
+  type ClaimOnceOptions,
+  type ClaimOptions,
+  type ClaimResult,
+  claimOnce,
+  MemoryReplayStore,
+  type MemoryReplayStoreOptions,
+  type ReplayId,
+  type ReplayStore,
+} from "./safe/store.js";
+export {
   defaultMaxFailures,
+  type FailureBudget,
+  MemoryFailureBudget,
   Verifier,
+  type VerifierFailure,
   type VerifierOptions,
+  type VerifierResult,
   type VerifierStatus,
 } from "./safe/verifier.js";
+export { macFromCryptoKey, type ToCryptoKeyOptions, toCryptoKey } from "./safe/webcrypto.js";

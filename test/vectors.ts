@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { MacName } from "../src/core/mac.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -141,3 +142,18 @@ export interface AeadTestGroup {
     flags: string[];
   }[];
 }
+
+/** The Wycheproof HMAC files and the MAC each one tests. */
+export const WYCHEPROOF_HMAC_FILES: [string, MacName][] = [
+  ["hmac_sha1_test.json", "hmac-sha1"],
+  ["hmac_sha224_test.json", "hmac-sha224"],
+  ["hmac_sha256_test.json", "hmac-sha256"],
+  ["hmac_sha384_test.json", "hmac-sha384"],
+  ["hmac_sha512_test.json", "hmac-sha512"],
+  ["hmac_sha512_224_test.json", "hmac-sha512-224"],
+  ["hmac_sha512_256_test.json", "hmac-sha512-256"],
+  ["hmac_sha3_224_test.json", "hmac-sha3-224"],
+  ["hmac_sha3_256_test.json", "hmac-sha3-256"],
+  ["hmac_sha3_384_test.json", "hmac-sha3-384"],
+  ["hmac_sha3_512_test.json", "hmac-sha3-512"],
+];

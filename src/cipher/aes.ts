@@ -407,6 +407,7 @@ redactKeyMaterial(BitslicedAes);
  * available, else in the bitsliced JavaScript kernel above. Both are constant time.
  */
 export class AesKey {
+  /** 10, 12 or 14 for AES-128, -192, -256 (FIPS 197 section 5). */
   readonly rounds: number;
   private readonly wasm: WasmAesKey | undefined;
   private readonly js: BitslicedAes | undefined;

@@ -359,6 +359,7 @@ export class ChaCha20 {
     for (let i = 0; i < length; i++) out[i] = ks[i];
   }
 
+  /** Overwrites the key, counter state and keystream buffer with zeros. */
   wipe(): void {
     this.input.fill(0);
     this.block.fill(0);

@@ -13,13 +13,16 @@ import { checkStdinUse, chooseJobs, chooseTreeThreads, inspectInput } from "./in
 import type { Context } from "./io.js";
 import type { Job } from "./job.js";
 import { checkMacKey, keyUsesStdin, loadKey } from "./keys.js";
+import { KEYSET_LABEL, KEYSET_OPTION, keysetFromFlags } from "./keyset.js";
 import { MAX_LINE_BYTES, readLines } from "./lines.js";
+import { MANUAL } from "./manual.js";
 import { checkOneTime, checkShortTags } from "./policy.js";
 import { runJobs } from "./pool.js";
 import { Progress } from "./progress.js";
 import { decodeTag, formatResultLine, isIgnoredLine, parseSumLine } from "./sumfile.js";
 
 export const CHECK_HELP = `Usage: keyed check KEY [options] [SUMFILE | -]
+       keyed check --keyset KEYSET [options] [SUMFILE | -]
 
 Reads lines "ALGORITHM:TAG  FILE" (as keyed tag prints them) from SUMFILE or stdin, and
 checks each FILE against its TAG: prints "FILE: OK" or "FILE: FAILED" per line and a summary
@@ -33,11 +36,13 @@ several lines of a one-time algorithm (poly1305).
 
 Key (one of): --key-file FILE | --key-env VAR | --key-stdin | --key-hex HEX (warns)
       --allow-short-keys accept keys under 16 bytes (test vectors only)
+      --keyset KEYSET    instead of a key: check "keyset:TAG  FILE" lines (keyed tag --keyset)
+                         against every enabled key of the keyset
 
 Options:
   -a, --algorithm ALG    the algorithm of lines written without the "ALGORITHM:" prefix;
                          lines naming another algorithm then count as improperly formatted
-      --allow-short-tags verify 64-bit SipHash tags (guessable: see docs/cli.md)
+      --allow-short-tags verify 64-bit SipHash tags (guessable: see the manual)
       --ignore-missing   skip listed files that do not exist
   -q, --quiet            no line for files that are OK
       --status           print nothing; the exit status tells
@@ -49,6 +54,8 @@ Options:
 Examples:
   keyed tag -a hmac-sha256 --key-file mac.key *.tar.gz > release.tags
   keyed check --key-file mac.key release.tags
+
+Manual: ${MANUAL}
 `;
 
 interface Entry {
@@ -57,11 +64,24 @@ interface Entry {
   name: string;
 }
 
+/** With --keyset: a "keyset:TAG  FILE" line (or "TAG  FILE") as an entry, or why not. */
+function parseKeysetEntry(line: string, tagLength: number): Entry | string {
+  const parsed = parseSumLine(line);
+  if (parsed === undefined) return 'expected "keyset:TAG  FILE"';
+  if (parsed.algorithm !== undefined && parsed.algorithm !== KEYSET_LABEL) {
+    return `a ${parsed.algorithm} tag, but --keyset checks keyset tags`;
+  }
+  const tag = decodeTag(parsed.tag, tagLength);
+  if (tag === undefined) return "the tag is neither hex nor base64";
+  return { algorithm: "hmac-sha256", tag, name: parsed.name }; // the algorithm is the keyset's
+}
+
 /** One sum-file line as an entry, or why it is improperly formatted. */
 function parseEntry(line: string, fallback: MacName | undefined): Entry | string {
   const parsed = parseSumLine(line);
   if (parsed === undefined) return 'expected "ALGORITHM:TAG  FILE"';
   const written = parsed.algorithm;
+  if (written === KEYSET_LABEL) return "a keyset tag: check it with --keyset FILE";
   if (written === undefined && fallback === undefined) {
     return 'no algorithm (write "ALGORITHM:TAG" or give -a)';
   }
@@ -94,6 +114,7 @@ export async function checkCommand(argv: string[], context: Context): Promise<nu
       ...HELP_OPTION,
       ...ALGORITHM_OPTION,
       ...KEY_OPTIONS,
+      ...KEYSET_OPTION,
       "allow-short-tags": { type: "boolean" },
       "ignore-missing": { type: "boolean" },
       quiet: { type: "boolean", short: "q" },
@@ -112,7 +133,12 @@ export async function checkCommand(argv: string[], context: Context): Promise<nu
   const sumFile = positionals[0] ?? "-";
   const keyFromStdin = keyUsesStdin(values);
   checkStdinUse([sumFile], keyFromStdin, "SUMFILE");
+  const keyset = keysetFromFlags(values);
   const fallback = values.algorithm === undefined ? undefined : resolveAlgorithm(values.algorithm);
+  const parse = (text: string) =>
+    keyset === undefined
+      ? parseEntry(text, fallback)
+      : parseKeysetEntry(text, keyset.loaded.keyset.tagLength);
   const silent = values.status === true;
   const report = (message: string) => {
     if (!silent) context.warn(message);
@@ -127,10 +153,7 @@ export async function checkCommand(argv: string[], context: Context): Promise<nu
   try {
     for await (const { number, text } of readLines(sumFile)) {
       if (text !== undefined && isIgnoredLine(text)) continue;
-      const entry =
-        text === undefined
-          ? `longer than ${MAX_LINE_BYTES / 1024} KiB`
-          : parseEntry(text, fallback);
+      const entry = text === undefined ? `longer than ${MAX_LINE_BYTES / 1024} KiB` : parse(text);
       if (typeof entry !== "string") {
         if (entries.length === 0) {
           for (const line of held) report(line);
@@ -163,7 +186,8 @@ export async function checkCommand(argv: string[], context: Context): Promise<nu
 
   const allowShortTags = values["allow-short-tags"] === true;
   const allowShortKeys = values["allow-short-keys"] === true;
-  const algorithms = [...new Set(entries.map((entry) => entry.algorithm))];
+  const algorithms =
+    keyset === undefined ? [...new Set(entries.map((entry) => entry.algorithm))] : [];
   for (const algorithm of algorithms) {
     checkShortTags(algorithm, allowShortTags);
     checkOneTime(algorithm, entries.filter((e) => e.algorithm === algorithm).length, "lines");
@@ -173,7 +197,10 @@ export async function checkCommand(argv: string[], context: Context): Promise<nu
     keyFromStdin ?? (sumFile === "-" ? "the sum file is read" : undefined),
     "a listed file",
   );
-  const key = await loadKey(values, context.warn);
+  const key =
+    keyset === undefined
+      ? await loadKey(values, context.warn)
+      : { bytes: new Uint8Array(0), source: `--keyset ${keyset.loaded.path}` };
   for (const algorithm of algorithms) checkMacKey(algorithm, key, { allowShortKeys });
 
   let total = 0;
@@ -184,7 +211,13 @@ export async function checkCommand(argv: string[], context: Context): Promise<nu
   const list: Job[] = entries.map((entry, index) => ({
     index,
     path: entry.name,
-    spec: { algorithm: entry.algorithm, key: key.bytes, allowShortKeys, allowShortTags },
+    spec: {
+      algorithm: entry.algorithm,
+      key: key.bytes,
+      allowShortKeys,
+      allowShortTags,
+      keyset: keyset?.spec,
+    },
     expected: entry.tag,
   }));
 
@@ -215,6 +248,7 @@ export async function checkCommand(argv: string[], context: Context): Promise<nu
   } finally {
     progress.finish();
     key.bytes.fill(0);
+    for (const k of keyset?.spec.keys ?? []) k.key?.fill(0);
   }
 
   const problems = failed + unreadable + improper;

@@ -6,7 +6,12 @@ import { HELP_OPTION, KEY_SOURCE_OPTIONS, parseCommand, parseInteger } from "./a
 import { CliError, EXIT_OK } from "./errors.js";
 import type { Context } from "./io.js";
 import { loadKey } from "./keys.js";
-import { encodeSecret, type SecretFormat, writeSecretFile, writeSecretStdout } from "./output.js";
+import {
+  encodeSecretFile,
+  type SecretFormat,
+  writeSecretFile,
+  writeSecretStdout,
+} from "./output.js";
 
 export const DERIVE_HELP = `Usage: keyed derive hkdf [--hash HASH] [--length N] [--salt-hex HEX]
                          [--info TEXT | --info-hex HEX] KEY [output options]
@@ -126,7 +131,7 @@ export async function deriveCommand(argv: string[], context: Context): Promise<n
       if (values.force) throw new CliError("--force goes with -o FILE");
       writeSecretStdout(output, format, "derived key material");
     } else {
-      writeSecretFile(values.output, encodeSecret(output, format), values.force === true);
+      writeSecretFile(values.output, encodeSecretFile(output, format), values.force === true);
     }
   } finally {
     key.bytes.fill(0);

@@ -6,6 +6,8 @@
 import { open, stat } from "node:fs/promises";
 import { blake3File } from "../hazmat.js";
 import { equal, type MacName, type MacOptions, mac } from "../index.js";
+import { keysetFromRecord, wipeKeyset } from "../safe/keyset.js";
+import type { KeysetRecord } from "../safe/keyset-record.js";
 
 /** Where file bytes go: a tagging or a verifying stream. */
 type Sink = { update(chunk: Uint8Array): unknown };
@@ -28,6 +30,17 @@ export interface MacSpec {
   key: Uint8Array;
   allowShortKeys: boolean;
   allowShortTags: boolean;
+  /**
+   * With --keyset: the keyset's enabled keys (then `algorithm` and `key` are unused). A worker
+   * rebuilds the keyset from it and wipes it.
+   */
+  keyset?: KeysetRecord | undefined;
+}
+
+/** Wipes the key bytes a spec carries (the worker's structured-clone copy). */
+export function wipeSpec(spec: MacSpec): void {
+  spec.key.fill(0);
+  for (const key of spec.keyset?.keys ?? []) key.key?.fill(0);
 }
 
 export interface Job {
@@ -156,11 +169,14 @@ export async function runJob(
   onBytes: (bytes: number) => void,
   threads = 1,
 ): Promise<Outcome> {
-  if (threads > 1 && job.spec.algorithm === "blake3" && job.path !== "-") {
+  // One BLAKE3 key (not a keyset) on a large file: the tree on every core.
+  if (threads > 1 && job.spec.algorithm === "blake3" && !job.spec.keyset && job.path !== "-") {
     const outcome = await treeJob(job, threads, onBytes);
     if (outcome !== undefined) return outcome;
   }
-  const prepared = mac(job.spec.algorithm, job.spec.key, macOptions(job.spec));
+  const keyset =
+    job.spec.keyset === undefined ? undefined : keysetFromRecord(copyRecord(job.spec.keyset));
+  const prepared = keyset ?? mac(job.spec.algorithm, job.spec.key, macOptions(job.spec));
   try {
     // The tag is known before the file: a verifying stream keeps constant memory for every
     // algorithm, the ChaCha20-Poly1305 MACs included (their key setup needs the tag's nonce).
@@ -175,6 +191,15 @@ export async function runJob(
   } catch (error) {
     return errorOutcome(job, error);
   } finally {
-    prepared.destroy();
+    if (keyset === undefined) (prepared as ReturnType<typeof mac>).destroy();
+    else wipeKeyset(keyset);
   }
+}
+
+/** A copy of a record with its own key bytes (keysetFromRecord wipes the ones it is given). */
+function copyRecord(record: KeysetRecord): KeysetRecord {
+  return {
+    primaryId: record.primaryId,
+    keys: record.keys.map((key) => ({ ...key, key: key.key && new Uint8Array(key.key) })),
+  };
 }

@@ -1,5 +1,6 @@
 /// <reference types="node" />
 /** keyed keygen: a random key of the size an algorithm takes. */
+import { fstatSync } from "node:fs";
 import { generateKey, macInfo, randomBytes } from "../index.js";
 import {
   ALGORITHM_OPTION,
@@ -10,26 +11,33 @@ import {
 } from "./args.js";
 import { CliError, EXIT_OK } from "./errors.js";
 import type { Context } from "./io.js";
-import { encodeSecret, type SecretFormat, writeSecretFile, writeSecretStdout } from "./output.js";
+import {
+  encodeSecretFile,
+  type SecretFormat,
+  writeSecretFile,
+  writeSecretStdout,
+} from "./output.js";
 import { minimumKeyLength } from "./policy.js";
 
 export const KEYGEN_HELP = `Usage: keyed keygen -a ALGORITHM [-o FILE] [--raw | --base64] [--force]
 
 Writes a fresh random key (from the system's secure random source) of the size ALGORITHM
-takes: its exact key size, else its full tag size (at least 16 bytes). Hex by default.
+takes: its exact key size, else its full tag size (at least 16 bytes). Hex by default. A key
+file (-o) in hex or base64 is one line that names its encoding ("hex:…", "base64:…");
+--key-file reads every key file keygen writes back as the same key.
 
 Options:
   -a, --algorithm ALG   the MAC the key is for (keyed list shows the sizes)
   -o, --output FILE     write to FILE, created with mode 0600 (owner only); an existing
                         FILE is refused unless --force
-      --raw             raw bytes (what --key-file reads); refused on a terminal
+      --raw             raw bytes; refused on a terminal
       --base64          base64 text (for --key-env, after a "base64:" prefix)
       --length N        key size in bytes, for algorithms that take any size (HMAC, KMAC)
       --force           overwrite FILE
   -h, --help            this help
 
 Examples:
-  keyed keygen -a hmac-sha256 --raw -o mac.key      # then: keyed tag --key-file mac.key …
+  keyed keygen -a hmac-sha256 -o mac.key            # then: keyed tag --key-file mac.key …
   export KEY=$(keyed keygen -a blake3)               # then: keyed tag --key-env KEY …
 `;
 
@@ -68,12 +76,15 @@ export async function keygenCommand(argv: string[], context: Context): Promise<n
     if (values.output === undefined) {
       if (values.force) throw new CliError("--force goes with -o FILE");
       writeSecretStdout(key, format, "a key");
+      if (format !== "raw" && stdoutIsFile()) {
+        context.warn(
+          `stdout is a file: it holds bare ${format} (for --key-env); -o FILE writes a key file ` +
+            "that --key-file reads back as the same key",
+        );
+      }
     } else {
-      writeSecretFile(values.output, encodeSecret(key, format), values.force === true);
-      const use =
-        format === "raw"
-          ? `use it with --key-file ${values.output}`
-          : `use it with --key-env (--key-file reads raw bytes: keygen --raw makes key files)`;
+      writeSecretFile(values.output, encodeSecretFile(key, format), values.force === true);
+      const use = `use it with --key-file ${values.output}`;
       context.warn(
         `wrote a ${key.length}-byte ${algorithm} key to ${values.output} (${format}, mode 0600); ${use}`,
       );
@@ -82,4 +93,13 @@ export async function keygenCommand(argv: string[], context: Context): Promise<n
     key.fill(0);
   }
   return EXIT_OK;
+}
+
+/** True when stdout was redirected to a regular file (`keyed keygen > k.key`). */
+function stdoutIsFile(): boolean {
+  try {
+    return fstatSync(1).isFile();
+  } catch {
+    return false;
+  }
 }

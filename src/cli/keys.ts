@@ -35,7 +35,7 @@ export interface LoadedKey {
 export const MAX_KEY_BYTES = 64 * 1024;
 
 export const KEY_SOURCES_HELP =
-  "--key-file FILE (raw bytes), --key-env VAR (hex, or base64:…) or --key-stdin (raw bytes)";
+  "--key-file FILE (as keyed keygen -o writes it, or raw bytes), --key-env VAR (hex, or base64:…) or --key-stdin (raw bytes)";
 
 /** What reads stdin for the key, for checkStdinUse; undefined when the key comes from elsewhere. */
 export function keyUsesStdin(flags: KeyFlags): string | undefined {
@@ -76,9 +76,12 @@ async function readKeyFromStdin(): Promise<Uint8Array> {
   return joinAndWipe(chunks, length);
 }
 
-/** The bytes of key file `path`, refused past MAX_KEY_BYTES without reading on. */
-function readKeyFile(path: string): Uint8Array {
-  const buffer = new Uint8Array(MAX_KEY_BYTES + 1);
+/**
+ * The bytes of file `path`, at most `limit` + 1 of them (so a caller can tell "too long" without
+ * reading on, whatever the file is: /dev/zero ends at once). `what` names the file in errors.
+ */
+export function readBoundedFile(path: string, limit: number, what: string): Uint8Array {
+  const buffer = new Uint8Array(limit + 1);
   let length = 0;
   try {
     const fd = openSync(path, "r");
@@ -94,14 +97,43 @@ function readKeyFile(path: string): Uint8Array {
     }
   } catch (error) {
     buffer.fill(0);
-    throw new CliError(`cannot read the key file ${describeFileError(path, error)}`);
+    throw new CliError(`cannot read ${what} ${describeFileError(path, error)}`);
   }
-  const bytes = joinAndWipe([buffer], length);
-  if (length > MAX_KEY_BYTES) {
+  return joinAndWipe([buffer], length);
+}
+
+/** The bytes of key file `path`, refused past MAX_KEY_BYTES without reading on. */
+function readKeyFile(path: string): Uint8Array {
+  const bytes = readBoundedFile(path, MAX_KEY_BYTES, "the key file");
+  if (bytes.length > MAX_KEY_BYTES) {
     bytes.fill(0);
     throw tooLong(`--key-file ${path}`);
   }
   return bytes;
+}
+
+/** A key file's text form, as keygen and derive write it: "hex:…" or "base64:…", one line. */
+const LABELLED_KEY = /^(hex|base64):([0-9A-Za-z+/=]+)\r?\n?$/;
+
+/**
+ * The key in a key file: the decoded key of a "hex:"/"base64:" line (the file's bytes are then
+ * wiped), else the file's raw bytes as they are. A raw key that happens to read as such a line is
+ * vanishingly unlikely (random bytes spelling "hex:" and then only hex digits).
+ */
+function decodeKeyFile(bytes: Uint8Array, path: string): Uint8Array {
+  if (bytes.length < 5 || (bytes[0] !== 0x68 && bytes[0] !== 0x62)) return bytes;
+  const match = LABELLED_KEY.exec(Buffer.from(bytes).toString("latin1"));
+  if (match === null) return bytes;
+  try {
+    const decoded = match[1] === "hex" ? hexToBytes(match[2]) : base64ToBytes(match[2]);
+    bytes.fill(0);
+    return decoded;
+  } catch {
+    bytes.fill(0);
+    throw new CliError(
+      `the key file ${path} starts with "${match[1]}:" but what follows is not ${match[1]}`,
+    );
+  }
 }
 
 function decodeEnvKey(variable: string, text: string): Uint8Array {
@@ -136,14 +168,16 @@ export async function loadKey(flags: KeyFlags, warn: (line: string) => void): Pr
   if (flags["key-file"] !== undefined) {
     const path = flags["key-file"];
     const bytes = readKeyFile(path);
-    key = { bytes, source: `--key-file ${path}` };
-    const text = Buffer.from(bytes).toString("latin1");
-    if (/^[0-9a-fA-F]{32,}\r?\n?$/.test(text)) {
-      warn(
-        `warning: the key file ${path} holds hex text, but --key-file uses the file's raw bytes ` +
-          `(here ${bytes.length} bytes of ASCII); for a hex key use --key-env, and make key files ` +
-          "with keyed keygen --raw",
-      );
+    key = { bytes: decodeKeyFile(bytes, path), source: `--key-file ${path}` };
+    if (key.bytes === bytes) {
+      const text = Buffer.from(bytes).toString("latin1");
+      if (/^[0-9a-fA-F]{32,}\r?\n?$/.test(text)) {
+        warn(
+          `warning: the key file ${path} holds bare hex text, and --key-file uses such a file's ` +
+            `raw bytes (here ${bytes.length} bytes of ASCII); if the hex digits are the key, write ` +
+            `"hex:" in front of them (as keyed keygen -o does)`,
+        );
+      }
     }
   } else if (flags["key-env"] !== undefined) {
     const variable = flags["key-env"];

@@ -12,7 +12,9 @@ import { deriveCommand } from "./derive.js";
 import { CliError, describeError, EXIT_OK, EXIT_USAGE } from "./errors.js";
 import { type Context, createContext, prefix } from "./io.js";
 import { keygenCommand } from "./keygen.js";
+import { keysetCommand } from "./keyset.js";
 import { listCommand } from "./list.js";
+import { MANUAL } from "./manual.js";
 import { tagCommand } from "./tag.js";
 import { verifyCommand } from "./verify.js";
 
@@ -23,6 +25,7 @@ const COMMANDS: Record<string, Command> = {
   verify: verifyCommand,
   check: checkCommand,
   keygen: keygenCommand,
+  keyset: keysetCommand,
   derive: deriveCommand,
   list: listCommand,
   bench: benchCommand,
@@ -37,23 +40,27 @@ Commands:
   verify   check one file against one tag (exit 1 when it does not match)
   check    check a file of tag lines, like sha256sum -c
   keygen   make a random key for an algorithm
+  keyset   keysets: several keys with ids, for rotation without downtime
   derive   derive keys with HKDF or BLAKE3 derive_key
   list     the algorithms, with key, tag and nonce sizes
   bench    tags per second and MB/s; --files: 1 vs 2 worker threads on many files
 
 Keys never come from the command line by default (ps would show them to everyone):
-  --key-file FILE   raw key bytes from FILE (keyed keygen --raw -o FILE makes one)
+  --key-file FILE   the key in FILE, as keyed keygen -o FILE writes it (or raw bytes)
   --key-env VAR     hex from environment variable VAR, or base64 after "base64:"
   --key-stdin       raw key bytes from stdin
   --key-hex HEX     the key as an argument, for test vectors; prints a warning
+  --keyset FILE     tag, verify, check: the keys of a keyset file (keyed keyset --help)
 
 Exit status: 0 success, 1 verification failed, 2 usage or input error.
 
   keyed <command> --help    the options of a command, with examples
   keyed --version           the version
 
+Manual: ${MANUAL}
+
 Example:
-  keyed keygen -a hmac-sha256 --raw -o mac.key
+  keyed keygen -a hmac-sha256 -o mac.key
   keyed tag -a hmac-sha256 --key-file mac.key *.tar.gz > SHA256MAC
   keyed check --key-file mac.key SHA256MAC
 `;

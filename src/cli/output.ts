@@ -5,12 +5,16 @@ import {
   constants,
   fchmodSync,
   fstatSync,
+  fsyncSync,
   lstatSync,
   openSync,
+  renameSync,
   type Stats,
+  unlinkSync,
   writeSync,
 } from "node:fs";
-import { bytesToBase64, bytesToHex } from "../index.js";
+import { basename, dirname, join } from "node:path";
+import { bytesToBase64, bytesToHex, randomBytes } from "../index.js";
 import { refuseBinaryToTerminal } from "./args.js";
 import { CliError, describeFileError } from "./errors.js";
 
@@ -24,6 +28,17 @@ export function encodeSecret(secret: Uint8Array, format: SecretFormat): Uint8Arr
   if (format === "raw") return new Uint8Array(secret);
   const text = format === "hex" ? bytesToHex(secret) : bytesToBase64(secret);
   return new TextEncoder().encode(`${text}\n`);
+}
+
+/**
+ * The bytes of a key file for `secret`: raw bytes, or for the text formats one line that says
+ * its own encoding ("hex:…", "base64:…"), so that --key-file reads back the same key whatever
+ * keygen or derive wrote, and `KEY=$(cat FILE)` works with --key-env too.
+ */
+export function encodeSecretFile(secret: Uint8Array, format: SecretFormat): Uint8Array {
+  if (format === "raw") return new Uint8Array(secret);
+  const text = format === "hex" ? bytesToHex(secret) : bytesToBase64(secret);
+  return new TextEncoder().encode(`${format}:${text}\n`);
 }
 
 /** Flags for writing a key file: never through a symbolic link, never blocking on a FIFO. */
@@ -73,8 +88,38 @@ export function writeSecretFile(path: string, data: Uint8Array, force: boolean):
     fchmodSync(fd, 0o600);
     let offset = 0;
     while (offset < data.length) offset += writeSync(fd, data, offset);
+    fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Replaces the existing key file `path` with `data`, atomically: a new 0600 file beside it (made
+ * as writeSecretFile makes files), then a rename over the old one, so a crash or a full disk
+ * never leaves a half-written keyset. `path` must be a regular file, not a symbolic link.
+ */
+export function replaceSecretFile(path: string, data: Uint8Array): void {
+  let existing: Stats;
+  try {
+    existing = lstatSync(path);
+  } catch (error) {
+    throw new CliError(`cannot write ${describeFileError(path, error)}`);
+  }
+  if (existing.isSymbolicLink()) refuseSymlink(path);
+  if (!existing.isFile()) {
+    throw new CliError(`${path} is not a regular file; keyed writes keys only to regular files`);
+  }
+  const temporary = join(
+    dirname(path),
+    `.${basename(path)}.${bytesToHex(randomBytes(6))}.keyed-tmp`,
+  );
+  writeSecretFile(temporary, data, false);
+  try {
+    renameSync(temporary, path);
+  } catch (error) {
+    unlinkSync(temporary);
+    throw new CliError(`cannot write ${describeFileError(path, error)}`);
   }
 }
 

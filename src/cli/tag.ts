@@ -18,12 +18,14 @@ import {
 import type { Context } from "./io.js";
 import type { Job, MacSpec } from "./job.js";
 import { checkMacKey, keyUsesStdin, loadKey } from "./keys.js";
+import { KEYSET_LABEL, KEYSET_OPTION, keysetFromFlags } from "./keyset.js";
 import { checkOneTime } from "./policy.js";
 import { runJobs } from "./pool.js";
 import { Progress } from "./progress.js";
 import { encodeTag, formatTagLine, type TagEncoding } from "./sumfile.js";
 
 export const TAG_HELP = `Usage: keyed tag -a ALGORITHM KEY [options] [FILE... | -]
+       keyed tag --keyset KEYSET [options] [FILE... | -]
 
 Prints one line per file: ALGORITHM:TAG, two spaces, the file name (stdin is "-"), the
 format keyed check reads back. With no FILE, or FILE "-", reads stdin. As with sha256sum,
@@ -36,6 +38,8 @@ Key (one of; never on the command line by default):
       --key-stdin        raw key bytes from stdin (FILE can't then be "-")
       --key-hex HEX      the key as an argument: visible to other users, so it warns
       --allow-short-keys accept keys under 16 bytes (test vectors only)
+      --keyset KEYSET    instead of -a and a key: tag with the keyset's primary key; lines
+                         read "keyset:TAG  FILE", the tag carrying the key's id (keyed keyset)
 
 Options:
   -a, --algorithm ALG    the MAC (keyed list shows them all)
@@ -65,6 +69,7 @@ export async function tagCommand(argv: string[], context: Context): Promise<numb
       ...HELP_OPTION,
       ...ALGORITHM_OPTION,
       ...KEY_OPTIONS,
+      ...KEYSET_OPTION,
       base64: { type: "boolean" },
       json: { type: "boolean" },
       jobs: { type: "string", short: "j" },
@@ -75,10 +80,12 @@ export async function tagCommand(argv: string[], context: Context): Promise<numb
     process.stdout.write(TAG_HELP);
     return EXIT_OK;
   }
-  const algorithm = resolveAlgorithm(values.algorithm);
+  const keyset = keysetFromFlags(values);
+  const algorithm = keyset === undefined ? resolveAlgorithm(values.algorithm) : undefined;
+  const label = algorithm ?? KEYSET_LABEL;
   const paths = positionals.length === 0 ? ["-"] : positionals;
   checkStdinUse(paths, keyUsesStdin(values), "FILE");
-  checkOneTime(algorithm, paths.length, "files");
+  if (algorithm !== undefined) checkOneTime(algorithm, paths.length, "files");
   // As sha256sum does: every readable input is tagged, each unreadable one gets a line on
   // stderr, and the exit status says that some input could not be read.
   const inputs = paths.map(inspectInput);
@@ -92,14 +99,18 @@ export async function tagCommand(argv: string[], context: Context): Promise<numb
   }
   if (readable.length === 0) return status;
 
-  const key = await loadKey(values, context.warn);
+  const key =
+    keyset === undefined
+      ? await loadKey(values, context.warn)
+      : { bytes: new Uint8Array(0), source: `--keyset ${keyset.loaded.path}` };
   const spec: MacSpec = {
-    algorithm,
+    algorithm: algorithm ?? "hmac-sha256", // unused with a keyset
     key: key.bytes,
     allowShortKeys: values["allow-short-keys"] === true,
     allowShortTags: false,
+    keyset: keyset?.spec,
   };
-  checkMacKey(algorithm, key, { allowShortKeys: spec.allowShortKeys });
+  if (algorithm !== undefined) checkMacKey(algorithm, key, { allowShortKeys: spec.allowShortKeys });
   const total = knownTotal(readable);
   const jobs = chooseJobs(values.jobs, readable.length, total);
   const treeThreads = chooseTreeThreads(values.jobs);
@@ -119,14 +130,15 @@ export async function tagCommand(argv: string[], context: Context): Promise<numb
         const text = encodeTag(outcome.tag, encoding);
         context.print(
           values.json
-            ? JSON.stringify({ file: name, algorithm, tag: text, encoding })
-            : formatTagLine(algorithm, text, name),
+            ? JSON.stringify({ file: name, algorithm: label, tag: text, encoding })
+            : formatTagLine(label, text, name),
         );
       }
     });
   } finally {
     progress.finish();
     key.bytes.fill(0);
+    for (const k of keyset?.spec.keys ?? []) k.key?.fill(0);
   }
   return status;
 }

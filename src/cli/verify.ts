@@ -12,12 +12,15 @@ import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./errors.js";
 import { checkStdinUse, chooseTreeThreads, inspectInput } from "./inputs.js";
 import type { Context } from "./io.js";
 import { checkMacKey, keyUsesStdin, loadKey } from "./keys.js";
+import { KEYSET_LABEL, KEYSET_OPTION, keysetFromFlags } from "./keyset.js";
+import { MANUAL } from "./manual.js";
 import { checkShortTags } from "./policy.js";
 import { runJobs } from "./pool.js";
 import { Progress } from "./progress.js";
 import { decodeTag, formatResultLine, splitAlgorithm } from "./sumfile.js";
 
 export const VERIFY_HELP = `Usage: keyed verify -a ALGORITHM --tag TAG KEY [options] [FILE | -]
+       keyed verify --keyset KEYSET --tag TAG [options] [FILE | -]
 
 Checks FILE (or stdin) against TAG in constant time. Prints "FILE: OK" and exits 0, or
 "FILE: FAILED" and exits 1. TAG is hex or base64, optionally with the "ALGORITHM:" prefix
@@ -25,11 +28,13 @@ keyed tag prints (then -a may be left out).
 
 Key (one of): --key-file FILE | --key-env VAR | --key-stdin | --key-hex HEX (warns)
       --allow-short-keys accept keys under 16 bytes (test vectors only)
+      --keyset KEYSET    instead of -a and a key: any enabled key of the keyset may have made
+                         TAG (keyed tag --keyset prints "keyset:TAG")
 
 Options:
   -a, --algorithm ALG    the MAC (keyed list shows them all)
       --tag TAG          the expected tag (for GMAC and ChaCha20-Poly1305: nonce || tag)
-      --allow-short-tags verify 64-bit SipHash tags (guessable: see docs/cli.md)
+      --allow-short-tags verify 64-bit SipHash tags (guessable: see the manual)
   -q, --quiet            print nothing; the exit status tells
   -j, --jobs N           threads for a BLAKE3 file of 64 MiB or more (default: every core)
       --no-progress      no progress bar (it shows on a terminal for inputs over 64 MiB)
@@ -38,6 +43,8 @@ Options:
 Examples:
   keyed verify -a hmac-sha256 --key-file mac.key --tag 8f2c…e1 release.tar.gz
   keyed verify --key-env KEY --tag "$(cut -d' ' -f1 big.iso.tag)" big.iso
+
+Manual: ${MANUAL}
 `;
 
 export async function verifyCommand(argv: string[], context: Context): Promise<number> {
@@ -48,6 +55,7 @@ export async function verifyCommand(argv: string[], context: Context): Promise<n
       ...HELP_OPTION,
       ...ALGORITHM_OPTION,
       ...KEY_OPTIONS,
+      ...KEYSET_OPTION,
       tag: { type: "string" },
       "allow-short-tags": { type: "boolean" },
       quiet: { type: "boolean", short: "q" },
@@ -61,16 +69,33 @@ export async function verifyCommand(argv: string[], context: Context): Promise<n
   }
   if (values.tag === undefined) throw new CliError("--tag TAG is required");
   const written = splitAlgorithm(values.tag.trim());
-  const algorithm = resolveAlgorithm(values.algorithm ?? written.algorithm);
-  if (written.algorithm !== undefined && values.algorithm !== undefined) {
+  const keyset = keysetFromFlags(values);
+  if (keyset !== undefined) {
+    if (written.algorithm !== undefined && written.algorithm !== KEYSET_LABEL) {
+      throw new CliError(
+        `the tag is a ${written.algorithm} tag, but --keyset verifies keyset tags`,
+      );
+    }
+  } else if (written.algorithm === KEYSET_LABEL) {
+    throw new CliError("the tag is a keyset tag: verify it with --keyset FILE");
+  }
+  const algorithm =
+    keyset === undefined ? resolveAlgorithm(values.algorithm ?? written.algorithm) : undefined;
+  if (
+    algorithm !== undefined &&
+    written.algorithm !== undefined &&
+    values.algorithm !== undefined
+  ) {
     const named = resolveAlgorithm(written.algorithm);
     if (named !== algorithm) {
       throw new CliError(`the tag is a ${named} tag, but -a says ${algorithm}`);
     }
   }
   const allowShortTags = values["allow-short-tags"] === true;
-  checkShortTags(algorithm, allowShortTags);
-  const expected = decodeTag(written.tag, macInfo(algorithm).tagLength);
+  if (algorithm !== undefined) checkShortTags(algorithm, allowShortTags);
+  const expectedLength =
+    keyset === undefined ? macInfo(algorithm!).tagLength : keyset.loaded.keyset.tagLength;
+  const expected = decodeTag(written.tag, expectedLength);
   if (expected === undefined) throw new CliError("--tag is neither hex nor base64");
 
   if (positionals.length > 1) {
@@ -86,16 +111,25 @@ export async function verifyCommand(argv: string[], context: Context): Promise<n
     return EXIT_USAGE;
   }
 
-  const key = await loadKey(values, context.warn);
+  const key =
+    keyset === undefined
+      ? await loadKey(values, context.warn)
+      : { bytes: new Uint8Array(0), source: `--keyset ${keyset.loaded.path}` };
   const allowShortKeys = values["allow-short-keys"] === true;
-  checkMacKey(algorithm, key, { allowShortKeys });
+  if (algorithm !== undefined) checkMacKey(algorithm, key, { allowShortKeys });
   const progress = new Progress(process.stderr, {
     total: input.size,
     enabled: !values["no-progress"],
   });
   let status = EXIT_USAGE;
   try {
-    const spec = { algorithm, key: key.bytes, allowShortKeys, allowShortTags };
+    const spec = {
+      algorithm: algorithm ?? "hmac-sha256", // unused with a keyset
+      key: key.bytes,
+      allowShortKeys,
+      allowShortTags,
+      keyset: keyset?.spec,
+    } as const;
     const list = [{ index: 0, path, spec, expected }];
     const treeThreads = chooseTreeThreads(values.jobs);
     const onBytes = (bytes: number) => progress.add(bytes);
@@ -111,6 +145,7 @@ export async function verifyCommand(argv: string[], context: Context): Promise<n
   } finally {
     progress.finish();
     key.bytes.fill(0);
+    for (const k of keyset?.spec.keys ?? []) k.key?.fill(0);
   }
   return status;
 }

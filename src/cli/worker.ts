@@ -1,7 +1,7 @@
 /// <reference types="node" />
 /** A worker thread of the pool (pool.ts): runs one job at a time, posting progress and outcome. */
 import { parentPort } from "node:worker_threads";
-import { type Job, newReadBuffers, runJob, type WorkerMessage } from "./job.js";
+import { type Job, newReadBuffers, runJob, type WorkerMessage, wipeSpec } from "./job.js";
 
 /** Progress is posted at most this often, so a fast worker does not flood the main thread. */
 const REPORT_MS = 50;
@@ -24,7 +24,7 @@ async function handle(job: Job): Promise<void> {
     }
   });
   if (unreported > 0) post({ type: "progress", bytes: unreported });
-  job.spec.key.fill(0);
+  wipeSpec(job.spec);
   post({ type: "done", outcome });
 }
 

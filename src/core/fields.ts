@@ -16,6 +16,7 @@ import { describeType } from "./options.js";
 /** The format version, the first byte (or first tuple item) of every encoding. */
 export const FIELDS_VERSION = 1;
 
+/** One field of `tagFields`/`encodeFields`: bytes, or text encoded as UTF-8. */
 export type Field = Bytes | string;
 const MAX_LENGTH = 0xffffffff;
 const utf8 = new TextEncoder();

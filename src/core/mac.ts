@@ -46,6 +46,7 @@ export type MacName =
   | "siphash-2-4-128"
   | "siphash-1-3-128";
 
+/** Options of `mac()` and the per-algorithm constructors; unknown names are BAD_INPUT. */
 export interface MacOptions {
   /** Tag length in bytes; truncates to the leftmost bytes. Default: the algorithm's full tag. */
   tagLength?: number;
@@ -59,6 +60,7 @@ export interface MacOptions {
 
 /** A prepared key: key-derived state is computed once, in the constructor. */
 export interface Mac {
+  /** The algorithm this key was prepared for. */
   readonly algorithm: MacName;
   /** Bytes returned by `tag()`. */
   readonly tagLength: number;
@@ -94,12 +96,15 @@ export interface Mac {
 
 /** A stream from `Mac.verifyingStream(tag)`: `verify()` checks the tag given at the start. */
 export interface MacVerifyingStream {
+  /** Absorbs the next chunk of the message; chainable. */
   update(chunk: Bytes): this;
   /** Constant-time check against the tag given to `verifyingStream`; the stream is then finished. */
   verify(): boolean;
 }
 
+/** A stream from `Mac.stream()`: the message in chunks, then `digest()` or `verify(tag)`. */
 export interface MacStream {
+  /** Absorbs the next chunk of the message; chainable. */
   update(chunk: Bytes): this;
   /** The tag of everything passed to `update`; the stream is then finished. */
   digest(out?: Bytes): Bytes;
@@ -290,6 +295,7 @@ function checkOut(out: Bytes, tagLength: number): void {
 }
 
 export class PreparedMac implements Mac {
+  /** The algorithm this key was prepared for. */
   readonly algorithm: MacName;
   readonly tagLength: number;
   /** @internal */ readonly kernel: MacKernel;

@@ -7,14 +7,21 @@
 
 /** A refused input: why (stable, safe to branch on) and a sentence for logs. */
 export interface Refusal<R extends string = string> {
+  /** Always false: the input was refused. */
   readonly ok: false;
+  /** Why, as a stable string to branch on; `message` says it in words. */
   readonly reason: R;
   /** A sentence for logs; do not send it back to the caller. */
   readonly message: string;
 }
 
 /** `{ ok: true }` with what was authenticated, or a refusal with a reason from `R`. */
-export type Verdict<T extends object, R extends string> = ({ readonly ok: true } & T) | Refusal<R>;
+export type Verdict<T extends object, R extends string> =
+  | ({
+      /** The input was accepted. */
+      readonly ok: true;
+    } & T)
+  | Refusal<R>;
 
 /** A refusal (a fresh object: callers may attach it to logs). */
 export function refuse<R extends string>(reason: R, message: string): Refusal<R> {

@@ -52,7 +52,12 @@ export type Backend = "js" | "wasm" | "native";
 
 /** KEYED_BACKEND=js|wasm|native forces a backend (tests run every suite once per backend). */
 export const FORCED_BACKEND: Backend | undefined = (() => {
-  const value = proc?.env?.KEYED_BACKEND;
+  let value: string | undefined;
+  try {
+    value = proc?.env?.KEYED_BACKEND;
+  } catch {
+    // Deno without --allow-env throws on reading process.env: no variable, no forced backend.
+  }
   return value === "js" || value === "wasm" || value === "native" ? value : undefined;
 })();
 
@@ -61,6 +66,26 @@ export const nativeCrypto: NativeCrypto | undefined =
   FORCED_BACKEND === "js" || FORCED_BACKEND === "wasm"
     ? undefined
     : (proc?.getBuiltinModule?.("node:crypto") as NativeCrypto | undefined);
+
+const hashSupport = new Map<string, boolean>();
+
+/**
+ * Whether node:crypto here computes HMAC over `hash` (an OpenSSL name), probed once per name: not
+ * every node:crypto has every hash (workerd's lacks SHA-512/224 and SHA-3, and throws "Digest
+ * method not supported"), and where one is missing keyed's own kernels serve.
+ */
+export function nativeHasHash(hash: string): boolean {
+  let supported = hashSupport.get(hash);
+  if (supported === undefined) {
+    try {
+      supported = nativeCrypto?.createHmac(hash, new Uint8Array(1)).digest() !== undefined;
+    } catch {
+      supported = false;
+    }
+    hashSupport.set(hash, supported);
+  }
+  return supported;
+}
 
 /**
  * A node:crypto KeyObject made on first need: creating one costs microseconds, which one-shot
@@ -71,9 +96,11 @@ export class LazyNativeKey {
   private raw: Uint8Array | undefined;
   private key: NativeKey | undefined;
 
-  constructor(key: Uint8Array) {
+  /** `hash`: the key is for HMAC over it, and node:crypto is used only if it has that hash. */
+  constructor(key: Uint8Array, hash?: string) {
     // node:crypto refuses empty keys; keyed's own kernels handle them.
-    if (nativeCrypto !== undefined && key.length > 0) this.raw = copyBytes(key);
+    if (nativeCrypto === undefined || key.length === 0) return;
+    if (hash === undefined || nativeHasHash(hash)) this.raw = copyBytes(key);
   }
 
   /** True when node:crypto is available for this key. */

@@ -203,6 +203,7 @@ export class Blake3 {
     this.cv.set(this.key);
   }
 
+  /** Absorbs `data`; chainable. FINISHED after the output was read. */
   update(data: Bytes): this {
     assertBytes(data, "data");
     if (this.finished)
@@ -211,6 +212,7 @@ export class Blake3 {
     return this;
   }
 
+  /** Absorbs `data[offset .. end)` without checks (callers pass checked bounds). */
   absorb(data: Uint8Array, offset: number, end: number): void {
     while (offset < end) {
       // A full chunk with more input to come: finish it and push its chaining value.
@@ -367,6 +369,7 @@ export class Blake3 {
     return this;
   }
 
+  /** Overwrites the key, chaining values and buffers with zeros; the state is then finished. */
   wipe(): void {
     this.reset();
     this.key.fill(0);
@@ -389,6 +392,7 @@ export function keyWords(key: Uint8Array): Int32Array {
   return words;
 }
 
+/** BLAKE3's modes (spec section 2.3): plain hash, keyed_hash with `key`, derive_key with `context`. */
 export interface Blake3Options {
   /** 32-byte key: keyed_hash mode. */
   key?: Bytes;

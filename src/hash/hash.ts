@@ -6,11 +6,15 @@ import { KeyedError } from "../core/errors.js";
  * blocks already absorbed) and restore it per message with no allocation.
  */
 export interface HashState {
+  /** Bytes per block of the compression function or sponge rate. */
   readonly blockLength: number;
+  /** Bytes of digest. */
   readonly outputLength: number;
+  /** Absorbs `data`; chainable. */
   update(data: Bytes): this;
   /** Writes `outputLength` bytes at `out[offset]`; the state must be reset before reuse. */
   digestInto(out: Bytes, offset?: number): void;
+  /** The digest in a new array; the state must be reset before reuse. */
   digest(): Bytes;
   /** Back to the initial state. */
   reset(): this;
@@ -22,9 +26,13 @@ export interface HashState {
 
 /** How to make states of one hash function, and its sizes. */
 export interface HashFunction<S extends HashState = HashState> {
+  /** The OpenSSL-style name ("sha256", "sha3-256", "sha512-224"). */
   readonly name: string;
+  /** Bytes per block of the compression function or sponge rate. */
   readonly blockLength: number;
+  /** Bytes of digest. */
   readonly outputLength: number;
+  /** A fresh state. */
   create(): S;
 }
 

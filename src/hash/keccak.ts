@@ -130,7 +130,9 @@ export function keccakF1600(s: Int32Array): void {
  * domain bits with the first padding bit (0x06 SHA-3, 0x1f SHAKE, 0x04 cSHAKE).
  */
 export class Keccak implements HashState {
+  /** The rate in bytes (136 for SHA3-256). */
   readonly blockLength: number;
+  /** Bytes `digest()` squeezes. */
   readonly outputLength: number;
   private readonly suffix: number;
   private readonly state = new Int32Array(50);
@@ -143,6 +145,7 @@ export class Keccak implements HashState {
     this.outputLength = outputLength;
   }
 
+  /** Absorbs `data`; chainable. FINISHED once squeezing has begun. */
   update(data: Bytes): this {
     assertBytes(data, "data");
     if (this.squeezing) {
@@ -233,6 +236,7 @@ export class Keccak implements HashState {
     this.squeeze(out, offset, this.outputLength);
   }
 
+  /** `outputLength` bytes in a new array; the sponge must be reset before reuse. */
   digest(): Bytes {
     const out = new Uint8Array(this.outputLength);
     this.digestInto(out);
@@ -418,6 +422,7 @@ export function bytesOrText(value: unknown, name: string): Uint8Array {
   return value;
 }
 
+/** cSHAKE's two strings (SP 800-185 section 3.3); text is encoded as UTF-8. */
 export interface CshakeOptions {
   /** Function-name string N (reserved for NIST-defined functions; usually empty). */
   functionName?: Bytes | string;

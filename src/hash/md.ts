@@ -12,7 +12,9 @@ import { assertDigestTarget, type HashState } from "./hash.js";
 const BYTES_PER_2_32_BITS = 0x20000000;
 
 export abstract class MerkleDamgard implements HashState {
+  /** Bytes per compression block (64 for SHA-1/SHA-256, 128 for SHA-512). */
   readonly blockLength: number;
+  /** Bytes of digest. */
   readonly outputLength: number;
   /** Chaining value as 32-bit words, big-endian order (SHA-512: high word, then low word). */
   protected readonly state: Int32Array;
@@ -45,6 +47,7 @@ export abstract class MerkleDamgard implements HashState {
   /** Absorbs one block from `block[offset .. offset + blockLength)`. */
   protected abstract compress(block: Uint8Array, offset: number): void;
 
+  /** Absorbs `data`; chainable. */
   update(data: Bytes): this {
     assertBytes(data, "data");
     if (this.finished) this.finishedError();
@@ -103,6 +106,7 @@ export abstract class MerkleDamgard implements HashState {
     }
   }
 
+  /** The digest in a new array; the state must be reset before reuse. */
   digest(): Bytes {
     const out = new Uint8Array(this.outputLength);
     this.digestInto(out);

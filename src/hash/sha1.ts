@@ -62,6 +62,7 @@ function compress1(state: Int32Array, block: Uint8Array, offset: number): void {
   state[4] = (state[4] + e) | 0;
 }
 
+/** SHA-1 (FIPS 180-4 section 6.1): broken for collisions, still sound inside HMAC (RFC 6151). */
 export class Sha1 extends MerkleDamgard {
   constructor() {
     super(64, 20, 8, IV, W);

@@ -73,6 +73,7 @@ function compress256(state: Int32Array, block: Uint8Array, offset: number): void
   state[7] = (state[7] + h) | 0;
 }
 
+/** SHA-256 (FIPS 180-4 section 6.2). */
 export class Sha256 extends MerkleDamgard {
   constructor(outputLength = 32, iv: Int32Array = IV256) {
     super(64, outputLength, 8, iv, W);
@@ -82,6 +83,7 @@ export class Sha256 extends MerkleDamgard {
   }
 }
 
+/** SHA-224 (FIPS 180-4 section 6.3): SHA-256 with its own IV, truncated to 28 bytes. */
 export class Sha224 extends Sha256 {
   constructor() {
     super(28, IV224);

@@ -140,6 +140,7 @@ function add64(state: Int32Array, i: number, high: number, low: number): void {
   state[i + 1] = sum | 0;
 }
 
+/** SHA-512 (FIPS 180-4 section 6.4). */
 export class Sha512 extends MerkleDamgard {
   constructor(outputLength = 64, iv: Int32Array = IV512) {
     super(128, outputLength, 16, iv, W);
@@ -148,16 +149,19 @@ export class Sha512 extends MerkleDamgard {
     compress512(this.state, block, offset);
   }
 }
+/** SHA-384 (FIPS 180-4 section 6.5): SHA-512 with its own IV, truncated to 48 bytes. */
 export class Sha384 extends Sha512 {
   constructor() {
     super(48, IV384);
   }
 }
+/** SHA-512/224 (FIPS 180-4 section 6.7): SHA-512 with its own IV, truncated to 28 bytes. */
 export class Sha512_224 extends Sha512 {
   constructor() {
     super(28, IV512_224);
   }
 }
+/** SHA-512/256 (FIPS 180-4 section 6.7): SHA-512 with its own IV, truncated to 32 bytes. */
 export class Sha512_256 extends Sha512 {
   constructor() {
     super(32, IV512_256);

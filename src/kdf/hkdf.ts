@@ -9,6 +9,7 @@ import { checkOptions } from "../core/options.js";
 import { HASH_FUNCTIONS, type HashName } from "../hash/index.js";
 import { HmacKernel } from "../mac/hmac.js";
 
+/** The hash names HKDF runs on: every name of `HASH_FUNCTIONS`. */
 export type HkdfHash = HashName;
 
 function hashFunction(hash: HkdfHash) {
@@ -84,8 +85,11 @@ export function hkdfExpand(
   return okm;
 }
 
+/** HKDF's inputs besides the input keying material (RFC 5869 section 2). */
 export interface HkdfOptions {
+  /** The extract salt; absent or empty: HashLen zero bytes (section 2.2). */
   salt?: Bytes;
+  /** Context and application specific information (section 2.3); default empty. */
   info?: Bytes;
   /** Output bytes, 0 to 255 × HashLen. */
   length: number;

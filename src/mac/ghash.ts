@@ -75,6 +75,7 @@ export class Ghash {
     );
   }
 
+  /** Back to Y = 0 under the same H, for the next message. */
   reset(): void {
     this.acc.fill(0);
   }
@@ -189,6 +190,7 @@ export class Ghash {
     acc[3] = z4;
   }
 
+  /** Overwrites H, the accumulator and the scratch words with zeros. */
   wipe(): void {
     this.h.fill(0);
     this.y.fill(0);

@@ -73,7 +73,7 @@ export class HmacKernel implements MacKernel {
     this.outputLength = hash.outputLength;
     this.family = hmacFamily(hash.name);
     // node:crypto refuses empty keys; HMAC's zero padding makes them equal to a zero block anyway.
-    this.nativeKey = new LazyNativeKey(key);
+    this.nativeKey = new LazyNativeKey(key, hash.name);
     // Nothing is derived yet: a one-shot `mac(…).tag(…)` on node:crypto never needs it.
     this.key = copyBytes(key);
     this.wasmKind = WASM_KIND[hash.name] ?? 0;
@@ -328,6 +328,7 @@ export const HMAC_HASHES = {
 } as const satisfies Partial<Record<MacName, HashName>>;
 
 export type HmacName = keyof typeof HMAC_HASHES;
+/** The hash names `hmac(hash, key)` takes: "sha1", "sha256", "sha3-256", ... (FIPS 180-4, FIPS 202). */
 export type HmacHash = (typeof HMAC_HASHES)[HmacName];
 
 function hmacAlgorithm(name: HmacName): MacAlgorithm {

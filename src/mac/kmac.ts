@@ -80,9 +80,10 @@ export class KmacKernel implements MacKernel {
   private uses = 0;
   /**
    * Streams not yet finished: their states (as key-equivalent as the prepared one) are wiped with
-   * it. Weak, so an abandoned stream is still collected (and its slot released).
+   * it. Weak, so an abandoned stream is still collected (and its slot released); where WeakRef is
+   * missing (workerd before compatibility date 2025-05-05) the stream itself is held.
    */
-  private readonly streams = new Set<WeakRef<MacKernelState>>();
+  private readonly streams = new Set<{ deref(): MacKernelState | undefined }>();
   /** Without WebAssembly: the prepared sponge and a working copy. */
   private readonly prepared: Keccak | undefined;
   private readonly work: Keccak | undefined;
@@ -189,7 +190,7 @@ export class KmacKernel implements MacKernel {
   start(): MacKernelState {
     const stream = this.wasm === undefined ? this.startJs() : this.startWasm(this.wasm);
     const streams = this.streams;
-    const ref = new WeakRef(stream);
+    const ref = typeof WeakRef === "function" ? new WeakRef(stream) : { deref: () => stream };
     streams.add(ref);
     const wipe = stream.wipe;
     stream.wipe = () => {
@@ -278,6 +279,7 @@ export class KmacKernel implements MacKernel {
 
 redactKeyMaterial(KmacKernel);
 
+/** KMAC's customization string S (SP 800-185 section 4.2), text as UTF-8. */
 export interface KmacOptions {
   /** Customization string S. */
   customization?: Bytes | string;

@@ -450,6 +450,7 @@ export class Poly1305State {
     return r === 0 || s === 0;
   }
 
+  /** Absorbs `data[offset .. end)`; chainable. */
   update(data: Uint8Array, offset = 0, end = data.length): this {
     this.check();
     if (this.wasm === undefined) {
@@ -485,6 +486,7 @@ export class Poly1305State {
     this.wipe();
   }
 
+  /** Overwrites r, s and the accumulator with zeros; the state is then finished. */
   wipe(): void {
     if (this.done) return;
     this.done = true;

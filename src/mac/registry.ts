@@ -79,7 +79,9 @@ export function macNames(): MacName[] {
   return Object.keys(ALGORITHMS) as MacName[];
 }
 
+/** Sizes and rules of one MAC, from `macInfo(name)`. */
 export interface MacInfo {
+  /** The algorithm's name, as `mac()` takes it. */
   name: MacName;
   /** Exact key size in bytes, or undefined for any length (16 bytes at least by default). */
   keyLength: number | undefined;

@@ -19,7 +19,9 @@ import { checkOptions, describeType } from "../core/options.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { hmac } from "../mac/hmac.js";
 
+/** The ESP/AH integrity algorithms of RFC 4868 (HMAC-SHA-256/384/512, truncated to half). */
 export type IpsecIntegrityAlgorithm = "hmac-sha256-128" | "hmac-sha384-192" | "hmac-sha512-256";
+/** The IKEv2 PRFs of RFC 4868 (the untruncated HMAC). */
 export type IpsecPrfAlgorithm = "prf-hmac-sha256" | "prf-hmac-sha384" | "prf-hmac-sha512";
 
 const INTEGRITY: Record<
@@ -47,6 +49,7 @@ function lookup<T>(table: Record<string, T>, name: unknown, what: string): T {
   return table[name];
 }
 
+/** Settings of one `icv` or `verify` call. */
 export interface IpsecIcvOptions {
   /** The high 32 bits of a 64-bit extended sequence number, when the SA uses ESN. */
   esnHigh?: number;
@@ -56,6 +59,7 @@ const ICV_OPTIONS = ["esnHigh"];
 
 /** An ESP or AH integrity key: computes and checks ICVs. */
 export class IpsecIntegrity {
+  /** The integrity algorithm. */
   readonly algorithm: IpsecIntegrityAlgorithm;
   /** ICV bytes: half the hash output (RFC 4868 2.3). */
   readonly icvLength: number;
@@ -110,6 +114,7 @@ export class IpsecIntegrity {
     return this.mac.stream().update(data).update(esn).verify(icv);
   }
 
+  /** Wipes the key; later calls throw DESTROYED. */
   destroy(): void {
     this.mac.destroy();
   }
@@ -122,6 +127,7 @@ export function ipsecIntegrity(algorithm: IpsecIntegrityAlgorithm, key: Bytes): 
   return new IpsecIntegrity(algorithm, key);
 }
 
+/** Settings of `ipsecPrf`. */
 export interface IpsecPrfOptions {
   /**
    * Accept keys under 16 bytes. IKEv2 keys its PRF with nonces and shared secrets, never that

@@ -50,14 +50,21 @@ function aesCmKeystream(aes: AesKey, iv: Uint8Array, out: Uint8Array): void {
 
 /** The key derivation labels of RFC 3711 4.3.1 (SRTP) and 4.3.2 (SRTCP). */
 export const SRTP_LABELS = {
+  /** The SRTP encryption key k_e. */
   rtpEncryption: 0x00,
+  /** The SRTP authentication key k_a. */
   rtpAuthentication: 0x01,
+  /** The SRTP salting key k_s. */
   rtpSalt: 0x02,
+  /** The SRTCP encryption key. */
   rtcpEncryption: 0x03,
+  /** The SRTCP authentication key. */
   rtcpAuthentication: 0x04,
+  /** The SRTCP salting key. */
   rtcpSalt: 0x05,
 } as const;
 
+/** Settings of `srtpKdf`: which packet index, and the key derivation rate (RFC 3711 4.3.1). */
 export interface SrtpKdfOptions {
   /**
    * The packet index the key is derived for: SRTP's 48-bit index (2^16·ROC + SEQ) or SRTCP's
@@ -152,11 +159,15 @@ export function srtpKdf(
 
 /** One direction's session keys. */
 export interface SrtpSessionKeys {
+  /** The AES key for the payload, as long as the master key. */
   encryptionKey: Bytes;
+  /** The HMAC-SHA1 key for `srtpAuth` / `srtcpAuth`. */
   authenticationKey: Bytes;
+  /** The 14-byte salting key. */
   salt: Bytes;
 }
 
+/** Settings of `srtpSessionKeys`. */
 export interface SrtpSessionKeyOptions {
   /** key_derivation_rate (see `SrtpKdfOptions`); default 0. */
   keyDerivationRate?: number;
@@ -176,7 +187,12 @@ export function srtpSessionKeys(
   masterKey: Bytes,
   masterSalt: Bytes,
   options?: SrtpSessionKeyOptions,
-): { srtp: SrtpSessionKeys; srtcp: SrtpSessionKeys } {
+): {
+  /** The keys for RTP packets (labels 0x00-0x02). */
+  srtp: SrtpSessionKeys;
+  /** The keys for RTCP packets (labels 0x03-0x05). */
+  srtcp: SrtpSessionKeys;
+} {
   checkMaster(masterKey, masterSalt);
   const o = checkOptions<SrtpSessionKeyOptions>(
     options,
@@ -226,6 +242,7 @@ export function srtpSessionKeys(
 /** 10: HMAC_SHA1_80 (the default); 4: HMAC_SHA1_32 (SRTP only). */
 export type SrtpTagLength = 10 | 4;
 
+/** Settings of `srtpAuth`. */
 export interface SrtpAuthOptions {
   /** Default 10. 4 opts in to HMAC_SHA1_32 (see the module note on short tags). */
   tagLength?: SrtpTagLength;
@@ -254,6 +271,7 @@ function prepare(authKey: Bytes, tagLength: number): Mac {
 
 /** SRTP (RTP packet) authentication under one session authentication key. */
 export class SrtpAuth {
+  /** Tag bytes: 10 (HMAC_SHA1_80) or 4 (HMAC_SHA1_32). */
   readonly tagLength: number;
   private readonly mac: Mac;
   private readonly roc = new Uint8Array(4);
@@ -291,6 +309,7 @@ export class SrtpAuth {
     return this.mac.stream().update(packet).update(rocBytes).verify(tag);
   }
 
+  /** Wipes the key; later calls throw DESTROYED. */
   destroy(): void {
     this.mac.destroy();
   }
@@ -300,6 +319,7 @@ redactKeyMaterial(SrtpAuth, (k) => ({ tagLength: k.tagLength }));
 
 /** SRTCP authentication under one session authentication key (label 0x04). */
 export class SrtcpAuth {
+  /** Tag bytes: always 10. */
   readonly tagLength: number;
   private readonly mac: Mac;
 
@@ -319,6 +339,7 @@ export class SrtcpAuth {
     return this.mac.tag(packet, out);
   }
 
+  /** Constant-time check of an SRTCP packet's tag; false (never an exception) when it does not match. */
   verify(packet: Bytes, tag: Bytes): boolean {
     assertBytes(packet, "packet");
     assertBytes(tag, "tag");
@@ -327,6 +348,7 @@ export class SrtcpAuth {
     return this.mac.verify(packet, tag);
   }
 
+  /** Wipes the key; later calls throw DESTROYED. */
   destroy(): void {
     this.mac.destroy();
   }

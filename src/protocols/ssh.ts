@@ -21,6 +21,7 @@ import { checkOptions, describeType } from "../core/options.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { hmac } from "../mac/hmac.js";
 
+/** The SSH MACs keyed implements (RFC 6668, and OpenSSH's encrypt-then-MAC forms). */
 export type SshMacAlgorithm =
   | "hmac-sha2-256"
   | "hmac-sha2-512"
@@ -57,6 +58,7 @@ function packetProblem(packet: Bytes, encryptThenMac: boolean): string | undefin
 
 /** One direction's MAC key: MACs and checks packets by explicit sequence number. */
 export class SshMac {
+  /** The MAC algorithm. */
   readonly algorithm: SshMacAlgorithm;
   /** MAC bytes sent after each packet: the whole HMAC output. */
   readonly macLength: number;
@@ -127,6 +129,7 @@ export class SshMac {
     return this.mac.stream().update(sequence).update(packet).verify(mac);
   }
 
+  /** Wipes the key; later calls throw DESTROYED. */
   destroy(): void {
     this.mac.destroy();
   }
@@ -139,6 +142,7 @@ export function sshMac(algorithm: SshMacAlgorithm, key: Bytes): SshMac {
   return new SshMac(algorithm, key);
 }
 
+/** Settings of `SshMacSequence`. */
 export interface SshMacSequenceOptions {
   /** The sequence number of the next packet; default 0. */
   sequenceNumber?: number;
@@ -163,10 +167,12 @@ export class SshMacSequence {
     this.key = new SshMac(algorithm, key);
   }
 
+  /** The MAC algorithm. */
   get algorithm(): SshMacAlgorithm {
     return this.key.algorithm;
   }
 
+  /** MAC bytes sent after each packet. */
   get macLength(): number {
     return this.key.macLength;
   }
@@ -192,6 +198,7 @@ export class SshMacSequence {
     return ok;
   }
 
+  /** Wipes the key; later calls throw DESTROYED. */
   destroy(): void {
     this.key.destroy();
   }

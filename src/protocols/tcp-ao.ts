@@ -68,8 +68,11 @@ const MAX_UINT32 = 0xffffffff;
 export interface TcpAoKeyContext {
   /** IPv4 (4 bytes) or IPv6 (16 bytes) address of the segments' sender. */
   source: Bytes;
+  /** The receiver's address, of the same family as `source`. */
   destination: Bytes;
+  /** The sender's TCP port. */
   sourcePort: number;
+  /** The receiver's TCP port. */
   destinationPort: number;
   /** The sender's initial sequence number. */
   sourceIsn: number;
@@ -77,6 +80,7 @@ export interface TcpAoKeyContext {
   destinationIsn: number;
 }
 
+/** Settings of the traffic-key derivation. */
 export interface TcpAoKdfOptions {
   /**
    * Accept master keys under 16 bytes. TCP-AO master keys are often configured passwords
@@ -202,11 +206,17 @@ function deriveTrafficKey(spec: AlgorithmSpec, masterKey: Bytes, context: Bytes)
 
 /** Both ends of one connection, seen from the local end. */
 export interface TcpAoConnection {
+  /** This end's IPv4 (4 bytes) or IPv6 (16 bytes) address. */
   localAddress: Bytes;
+  /** The other end's address, of the same family. */
   remoteAddress: Bytes;
+  /** This end's TCP port. */
   localPort: number;
+  /** The other end's TCP port. */
   remotePort: number;
+  /** This end's initial sequence number. */
   localIsn: number;
+  /** The other end's initial sequence number. */
   remoteIsn: number;
 }
 
@@ -216,12 +226,20 @@ export interface TcpAoConnection {
  * the SYN-ACK included, uses the "other" keys, with both ISNs (as RFC 9235's vectors show).
  */
 export interface TcpAoTrafficKeys {
+  /** For the SYN this end sends. */
   sendSyn: Bytes;
+  /** For the SYN this end receives. */
   receiveSyn: Bytes;
+  /** For every other segment this end sends. */
   sendOther: Bytes;
+  /** For every other segment this end receives. */
   receiveOther: Bytes;
 }
 
+/**
+ * The four traffic keys of a connection from the master key tuple's key (RFC 5925 section 5.2,
+ * the KDFs of RFC 5926 section 3.1); master keys under 16 bytes need `allowShortKeys`.
+ */
 export function tcpAoTrafficKeys(
   algorithm: TcpAoAlgorithm,
   masterKey: Bytes,
@@ -279,7 +297,9 @@ export interface TcpAoOption {
   offset: number;
   /** The option's length byte: 4 + the MAC length. */
   length: number;
+  /** KeyID: the master key tuple that made this MAC (RFC 5925 2.2). */
   keyId: number;
+  /** RNextKeyID: the tuple the sender wants to receive with. */
   rNextKeyId: number;
   /** A copy of the MAC field. */
   mac: Bytes;
@@ -354,6 +374,7 @@ export function tcpAoOption(segment: Bytes): TcpAoOption | undefined {
 export interface TcpAoSegment {
   /** IPv4 (4 bytes) or IPv6 (16 bytes) source address, for the pseudo-header. */
   source: Bytes;
+  /** The destination address, of the same family. */
   destination: Bytes;
   /** The TCP segment: header, options (TCP-AO among them), payload. */
   segment: Bytes;
@@ -361,6 +382,7 @@ export interface TcpAoSegment {
   sne: number;
 }
 
+/** Settings of `tcpAo`. */
 export interface TcpAoMacOptions {
   /** The master key tuple's TCP option flag (RFC 5925 3.1): MAC no option other than TCP-AO. */
   excludeOptions?: boolean;
@@ -377,6 +399,7 @@ export type TcpAoFailure =
   /** The MAC does not match. */
   | "mac_mismatch";
 
+/** What `check` answers: `{ ok: true }`, or why the segment was refused. */
 export type TcpAoCheck = Verdict<object, TcpAoFailure>;
 
 /** The answers of `check`, made once: a segment check allocates nothing. */
@@ -502,9 +525,11 @@ redactKeyMaterial(CmacSink);
  * Make one per traffic key (four per connection, see `tcpAoTrafficKeys`).
  */
 export class TcpAoMac {
+  /** The MAC algorithm (RFC 5926). */
   readonly algorithm: TcpAoAlgorithm;
   /** MAC bytes in the option (its length byte is 4 + macLength). */
   readonly macLength: number;
+  /** Whether options other than TCP-AO are left out of the MAC (RFC 5925 3.1). */
   readonly excludeOptions: boolean;
   private readonly sink: BlockSink;
   private readonly staging: Uint8Array;

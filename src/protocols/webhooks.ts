@@ -31,6 +31,7 @@ export {
   type RequestOptions,
   type RequestResult,
   type SignTimestampOptions,
+  type StandardWebhookSigned,
   type TimestampOptions,
   type WebhookBody,
   type WebhookFailure,
@@ -38,6 +39,7 @@ export {
   type WebhookResult,
   type WebhookSecret,
   type WebhookSecrets,
+  type WebhookSigned,
 } from "./webhooks/common.js";
 export { signGitHub, verifyGitHub, verifyGitHubRequest } from "./webhooks/github.js";
 export {

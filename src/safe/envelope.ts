@@ -4,12 +4,17 @@
  * stale, future-dated and replayed tokens, each with its own code.
  *
  * Token layout (docs/fields.md has a worked example):
- *   version (1 byte, 0x01) ‖ algorithm id (1 byte) ‖ flags (1 byte: 1 = timestamp, 2 = counter)
- *   ‖ [timestamp, u64 big-endian seconds] ‖ [counter, u64 big-endian] ‖ payload ‖ tag
+ *   version (1 byte, 0x01) ‖ algorithm id (1 byte) ‖ flags (1 byte: 1 = timestamp, 2 = counter,
+ *   4 = key id) ‖ [key id, u32 big-endian] ‖ [timestamp, u64 big-endian seconds]
+ *   ‖ [counter, u64 big-endian] ‖ payload ‖ tag
  * The tag is `tagFields(purpose, [everything before the tag])` under a key derived from the
  * caller's key for this purpose and algorithm (HKDF-SHA256), so one key can seal for several
  * purposes without a token for one being accepted for another. The receiver names the algorithm;
  * the token's algorithm byte is only checked, never obeyed.
+ *
+ * With a Keyset, the primary key seals and the token carries its id (flag 4); `open` reads that id
+ * first, the one field read before the tag is checked (it chooses the key, and the tag covers it),
+ * and opens with that key when it is enabled, under the algorithm of that key.
  */
 
 import { assertBytes, assertString, type Bytes, copyBytes } from "../core/bytes.js";
@@ -27,30 +32,87 @@ import {
 } from "../core/time.js";
 import { hkdf } from "../kdf/hkdf.js";
 import { mac, macInfo } from "../mac/registry.js";
+import { Keyset, keysetKeyBytes } from "./keyset.js";
 import type { ReplayWindow } from "./replay.js";
+import { type ClaimFailure, claimOnce, type ReplayStore } from "./store.js";
 
 const VERSION = 1;
 const HAS_TIMESTAMP = 1;
 const HAS_COUNTER = 2;
+const HAS_KEY_ID = 4;
 const HEADER = 3;
 const MAX_U64 = (1n << 64n) - 1n;
 
 /** The algorithms a token may use, with their stable one-byte ids. */
 export const SEAL_ALGORITHMS = {
+  /** HMAC-SHA256, the default. */
   "hmac-sha256": 1,
+  /** HMAC-SHA384. */
   "hmac-sha384": 2,
+  /** HMAC-SHA512. */
   "hmac-sha512": 3,
+  /** HMAC-SHA3-256. */
   "hmac-sha3-256": 4,
+  /** HMAC-SHA3-512. */
   "hmac-sha3-512": 5,
+  /** KMAC128. */
   kmac128: 6,
+  /** KMAC256. */
   kmac256: 7,
+  /** Keyed BLAKE3. */
   blake3: 8,
+  /** CMAC-AES128. */
   "cmac-aes128": 9,
+  /** CMAC-AES256. */
   "cmac-aes256": 10,
 } as const satisfies Partial<Record<MacName, number>>;
+/** A MAC `seal` and `open` take: a name of `SEAL_ALGORITHMS`. */
 export type SealAlgorithm = keyof typeof SEAL_ALGORITHMS;
 
 const SALT = new TextEncoder().encode("keyed seal v1");
+
+/** The key a seal or open uses: bytes (with `algorithm`), or a keyset key (with its MAC). */
+interface SealKey {
+  bytes: Bytes;
+  algorithm: unknown;
+  /** The keyset key's id, written into the token. */
+  keyId: number | undefined;
+}
+
+/** The keyset key `keyId` as a seal key, or undefined when it is not enabled or not a seal MAC. */
+function keysetSealKey(keyset: Keyset, keyId: number): SealKey | undefined {
+  const info = keyset.get(keyId);
+  if (info?.status !== "enabled" || info.algorithm === undefined) return undefined;
+  if (!Object.hasOwn(SEAL_ALGORITHMS, info.algorithm)) return undefined;
+  const bytes = keysetKeyBytes(keyset, keyId);
+  return bytes === undefined ? undefined : { bytes, algorithm: info.algorithm, keyId };
+}
+
+/** seal's key: the bytes and options.algorithm, or the keyset's primary (options.algorithm unset). */
+function sealingKey(key: unknown, algorithm: unknown): SealKey {
+  if (!(key instanceof Keyset)) {
+    return { bytes: key as Bytes, algorithm: algorithm ?? "hmac-sha256", keyId: undefined };
+  }
+  refuseAlgorithmWithKeyset(algorithm);
+  const primary = key.primaryId;
+  const found = keysetSealKey(key, primary);
+  if (found === undefined) {
+    throw new KeyedError(
+      "UNKNOWN_ALGORITHM",
+      `the keyset's primary key is ${key.get(primary)?.algorithm}; seal takes one of ${Object.keys(SEAL_ALGORITHMS).join(", ")}.`,
+    );
+  }
+  return found;
+}
+
+function refuseAlgorithmWithKeyset(algorithm: unknown): void {
+  if (algorithm !== undefined) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      "options.algorithm goes with a key; with a keyset, each key's own MAC is used.",
+    );
+  }
+}
 
 function sealMac(key: Bytes, purpose: string, algorithm: unknown) {
   assertBytes(key, "key");
@@ -104,6 +166,7 @@ function sealTimestamp(value: unknown): bigint {
   return BigInt(toWholeSeconds(seconds, "options.timestamp"));
 }
 
+/** Settings of `seal`. */
 export interface SealOptions {
   /** What the token is for; a token opens only under the same purpose. */
   purpose: string;
@@ -118,8 +181,11 @@ export interface SealOptions {
   algorithm?: SealAlgorithm;
 }
 
-/** A token carrying `payload`, authenticated for `purpose` (see the module comment). */
-export function seal(key: Bytes, payload: Bytes, options: SealOptions): Bytes {
+/**
+ * A token carrying `payload`, authenticated for `purpose` (see the module comment), under `key` or
+ * a keyset's primary key (whose id the token then carries).
+ */
+export function seal(key: Bytes | Keyset, payload: Bytes, options: SealOptions): Bytes {
   assertBytes(payload, "payload");
   if (options === undefined) {
     throw new KeyedError(
@@ -128,18 +194,36 @@ export function seal(key: Bytes, payload: Bytes, options: SealOptions): Bytes {
     );
   }
   checkOptions(options, ["purpose", "timestamp", "counter", "algorithm"], "seal options");
-  const { m, id } = sealMac(key, options.purpose, options.algorithm ?? "hmac-sha256");
+  const sealKey = sealingKey(key, options.algorithm);
+  let sealed: ReturnType<typeof sealMac>;
+  try {
+    sealed = sealMac(sealKey.bytes, options.purpose, sealKey.algorithm);
+  } finally {
+    if (sealKey.keyId !== undefined) sealKey.bytes.fill(0);
+  }
+  const { m, id } = sealed;
+  const keyId = sealKey.keyId;
   const timestamp = options.timestamp === undefined ? undefined : sealTimestamp(options.timestamp);
   const counter =
     options.counter === undefined ? undefined : u64(options.counter, "options.counter");
   const bodyLength =
-    HEADER + (timestamp === undefined ? 0 : 8) + (counter === undefined ? 0 : 8) + payload.length;
+    HEADER +
+    (keyId === undefined ? 0 : 4) +
+    (timestamp === undefined ? 0 : 8) +
+    (counter === undefined ? 0 : 8) +
+    payload.length;
   const token = new Uint8Array(bodyLength + m.tagLength);
   token[0] = VERSION;
   token[1] = id;
   token[2] =
-    (timestamp === undefined ? 0 : HAS_TIMESTAMP) | (counter === undefined ? 0 : HAS_COUNTER);
+    (keyId === undefined ? 0 : HAS_KEY_ID) |
+    (timestamp === undefined ? 0 : HAS_TIMESTAMP) |
+    (counter === undefined ? 0 : HAS_COUNTER);
   let o = HEADER;
+  if (keyId !== undefined) {
+    new DataView(token.buffer).setUint32(o, keyId);
+    o += 4;
+  }
   if (timestamp !== undefined) {
     writeU64(token, o, timestamp);
     o += 8;
@@ -154,7 +238,9 @@ export function seal(key: Bytes, payload: Bytes, options: SealOptions): Bytes {
   return token;
 }
 
+/** Settings of `open`: the same purpose and algorithm as the sealing side, and the checks to make. */
 export interface OpenOptions {
+  /** The purpose the token was sealed for; any other purpose fails with TAG_INVALID. */
   purpose: string;
   /** Refuse tokens older than this (`expired`); they must then carry a timestamp. */
   maxAgeSeconds?: number;
@@ -170,10 +256,15 @@ export interface OpenOptions {
   algorithm?: SealAlgorithm;
 }
 
+/** What `open` returns once the token is authentic, fresh and new. */
 export interface Opened {
+  /** The sealed payload. */
   payload: Bytes;
+  /** The id of the keyset key that sealed the token (opened with a keyset). */
+  keyId?: number;
   /** Seconds since the epoch, when the token carries a timestamp. */
   timestamp?: number;
+  /** The token's counter, if it has one. */
   counter?: bigint;
 }
 
@@ -188,7 +279,9 @@ export type OpenFailure =
   /** NOT_YET_VALID: dated in the future beyond the tolerance. */
   | "not_yet_valid"
   /** REPLAYED: a counter the replay window has seen or left behind, or no counter. */
-  | "replayed";
+  | "replayed"
+  /** KEY_NOT_FOUND: opened with a keyset, the token names no enabled key of it (or names none). */
+  | "unknown_key";
 
 /** What `tryOpen` answers: the opened token, or a refusal. */
 export type OpenResult = Verdict<Opened, OpenFailure>;
@@ -199,6 +292,7 @@ const OPEN_CODES = {
   expired: "EXPIRED",
   not_yet_valid: "NOT_YET_VALID",
   replayed: "REPLAYED",
+  unknown_key: "KEY_NOT_FOUND",
 } as const satisfies Record<OpenFailure, KeyedErrorCode>;
 
 const OPEN_OPTIONS = [
@@ -213,6 +307,8 @@ const OPEN_OPTIONS = [
 
 /** The checked options of open/tryOpen (the caller's own: these throw). */
 interface OpenPlan {
+  /** Opened with a keyset: the algorithm comes from the key the token names. */
+  keyset: boolean;
   purpose: string;
   tolerance: number;
   maxAge: number | undefined;
@@ -221,7 +317,7 @@ interface OpenPlan {
   algorithm: unknown;
 }
 
-function openPlan(options: OpenOptions): OpenPlan {
+function openPlan(key: unknown, options: OpenOptions): OpenPlan {
   if (options === undefined) {
     throw new KeyedError(
       "BAD_INPUT",
@@ -229,7 +325,10 @@ function openPlan(options: OpenOptions): OpenPlan {
     );
   }
   const o = checkOptions<OpenOptions>(options, OPEN_OPTIONS, "open options");
+  const keyset = key instanceof Keyset;
+  if (keyset) refuseAlgorithmWithKeyset(o.algorithm);
   return {
+    keyset,
     purpose: o.purpose,
     tolerance: toleranceSeconds(o, ["clockSkewSeconds"], 0),
     maxAge:
@@ -248,10 +347,40 @@ function openPlan(options: OpenOptions): OpenPlan {
  * throw (a key or options that are not valid, a token that is not bytes). Nothing in the token is
  * read before its tag has been checked.
  */
-export function tryOpen(key: Bytes, token: Bytes, options: OpenOptions): OpenResult {
+export function tryOpen(key: Bytes | Keyset, token: Bytes, options: OpenOptions): OpenResult {
   assertBytes(token, "token");
-  const plan = openPlan(options);
-  const { m, id } = sealMac(key, plan.purpose, plan.algorithm);
+  return openWithPlan(key, token, openPlan(key, options));
+}
+
+function openWithPlan(key: Bytes | Keyset, token: Bytes, plan: OpenPlan): OpenResult {
+  let openKey: SealKey;
+  if (key instanceof Keyset) {
+    // The key id, the one field read before the tag: it chooses the key, and the tag covers it.
+    const keyId =
+      token.length >= HEADER + 4 && (token[2] & HAS_KEY_ID) !== 0
+        ? new DataView(token.buffer, token.byteOffset).getUint32(HEADER)
+        : undefined;
+    const found = keyId === undefined ? undefined : keysetSealKey(key, keyId);
+    if (found === undefined) {
+      assertString(plan.purpose, "options.purpose");
+      return refuse(
+        "unknown_key",
+        keyId === undefined
+          ? "the token names no key, and a keyset opens only tokens sealed with one of its keys."
+          : `the token names key ${keyId}, which this keyset does not hold enabled (for a seal MAC).`,
+      );
+    }
+    openKey = found;
+  } else {
+    openKey = { bytes: key, algorithm: plan.algorithm, keyId: undefined };
+  }
+  let opening: ReturnType<typeof sealMac>;
+  try {
+    opening = sealMac(openKey.bytes, plan.purpose, openKey.algorithm);
+  } finally {
+    if (openKey.keyId !== undefined) openKey.bytes.fill(0);
+  }
+  const { m, id } = opening;
   // 1. The tag, over whatever precedes it: nothing is parsed before this.
   const bodyLength = Math.max(0, token.length - m.tagLength);
   const ok = m.verifyFields(
@@ -268,13 +397,14 @@ export function tryOpen(key: Bytes, token: Bytes, options: OpenOptions): OpenRes
   }
   // 2. Authenticated from here on.
   const flags = token[2];
-  if (token[0] !== VERSION || token[1] !== id || (flags & ~(HAS_TIMESTAMP | HAS_COUNTER)) !== 0) {
+  const known = HAS_TIMESTAMP | HAS_COUNTER | (plan.keyset ? HAS_KEY_ID : 0);
+  if (token[0] !== VERSION || token[1] !== id || (flags & ~known) !== 0) {
     return refuse(
       "malformed",
       `unsupported token version ${token[0]} or algorithm id ${token[1]}.`,
     );
   }
-  let o = HEADER;
+  let o = HEADER + (openKey.keyId === undefined ? 0 : 4);
   let timestamp: number | undefined;
   let counter: bigint | undefined;
   if (flags & HAS_TIMESTAMP) {
@@ -320,6 +450,7 @@ export function tryOpen(key: Bytes, token: Bytes, options: OpenOptions): OpenRes
     ok: true,
     payload: copyBytes(token.subarray(o, bodyLength)),
   };
+  if (openKey.keyId !== undefined) opened.keyId = openKey.keyId;
   if (timestamp !== undefined) opened.timestamp = timestamp;
   if (counter !== undefined) opened.counter = counter;
   return opened;
@@ -330,9 +461,57 @@ export function tryOpen(key: Bytes, token: Bytes, options: OpenOptions): OpenRes
  * change to the token), EXPIRED, NOT_YET_VALID or REPLAYED; nothing in the token is read before
  * its tag has been checked. `tryOpen` gives the same answers as a result instead of exceptions.
  */
-export function open(key: Bytes, token: Bytes, options: OpenOptions): Opened {
+export function open(key: Bytes | Keyset, token: Bytes, options: OpenOptions): Opened {
   const result = tryOpen(key, token, options);
   if (!result.ok) throw new KeyedError(OPEN_CODES[result.reason], result.message);
   const { ok: _, ...opened } = result;
   return opened;
+}
+
+export interface OpenOnceOptions extends OpenOptions {
+  /** Required: the token's validity, from its timestamp (which it must then carry). */
+  maxAgeSeconds: number;
+  /** Where the token is claimed: `MemoryReplayStore`, or `RedisReplayStore` for a fleet. */
+  replayStore: ReplayStore;
+}
+
+/** Why `openOnce` refused: `OpenFailure`, or a store that could not answer. */
+export type OpenOnceFailure = OpenFailure | ClaimFailure;
+
+/** What `openOnce` answers: the opened token, or a refusal (`replayed`, `store_unavailable` too). */
+export type OpenOnceResult = Verdict<Opened, OpenOnceFailure>;
+
+/**
+ * `tryOpen`, then the token claimed in `replayStore` for the rest of its validity, so that it opens
+ * once across every process sharing the store. The token is verified (tag, then freshness) first,
+ * so forgeries and stale tokens never reach the store. `replayed` is also the answer for a token
+ * that was acceptable before the store's epoch (a store that restarted empty: see ReplayStore);
+ * `store_unavailable` when the store cannot answer. Never rejects for what the token or the store
+ * holds; only the caller's own arguments throw, as in `tryOpen` (and `maxAgeSeconds` and
+ * `replayStore` are required).
+ */
+export async function openOnce(
+  key: Bytes | Keyset,
+  token: Bytes,
+  options: OpenOnceOptions,
+): Promise<OpenOnceResult> {
+  assertBytes(token, "token");
+  const { replayStore, ...rest } = (options ?? {}) as Partial<OpenOnceOptions>;
+  if (replayStore === undefined || rest.maxAgeSeconds === undefined) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      "openOnce needs options.replayStore and options.maxAgeSeconds (the claim lasts as long as the token is valid).",
+    );
+  }
+  const plan = openPlan(key, rest as OpenOptions);
+  const opened = openWithPlan(key, token, plan);
+  if (!opened.ok) return opened;
+  // maxAgeSeconds was given, so an opened token carries a timestamp.
+  const timestamp = opened.timestamp as number;
+  const claim = await claimOnce(replayStore, token, {
+    validFrom: timestamp,
+    validUntil: timestamp + (plan.maxAge as number) + plan.tolerance,
+    now: plan.now,
+  });
+  return claim.ok ? opened : claim;
 }

@@ -23,6 +23,7 @@ export function generateKey(name: MacName): Bytes {
   return randomBytes(macInfo(name).recommendedKeyLength);
 }
 
+/** Settings of `deriveKeys`: the purpose and the names of the keys to derive. */
 export interface DeriveKeysOptions<N extends string> {
   /** What the keys are for, e.g. "webhooks" or "session tokens v2". */
   purpose: string;

@@ -10,12 +10,38 @@ import { checkOptions, describeType } from "../core/options.js";
 
 const MAX_COUNTER = (1n << 64n) - 1n;
 
+/** Settings of `ReplayWindow`. */
 export interface ReplayWindowOptions {
   /** How many counters below the newest are still accepted once (default 1024). */
   size?: number;
 }
 
+/** A window size: a whole number from 1 to 2^24; BAD_INPUT otherwise. */
+export function checkWindowSize(size: unknown): number {
+  if (typeof size !== "number" || !Number.isSafeInteger(size) || size < 1 || size > 2 ** 24) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      `size must be a whole number from 1 to 2^24; got ${typeof size === "number" ? size : describeType(size)}.`,
+    );
+  }
+  return size;
+}
+
+/** A counter: a bigint from 0 to 2^64 - 1, or a whole number up to 2^53 - 1; BAD_INPUT otherwise. */
+export function replayCounter(value: unknown): bigint {
+  const counter = typeof value === "number" && Number.isSafeInteger(value) ? BigInt(value) : value;
+  if (typeof counter !== "bigint" || counter < 0n || counter > MAX_COUNTER) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      "counter must be a bigint from 0 to 2^64 - 1 (or a whole number up to 2^53 - 1).",
+    );
+  }
+  return counter;
+}
+
+/** Accepts each counter once, within `size` of the newest (see the module comment). */
 export class ReplayWindow {
+  /** How many counters below the newest are still accepted once. */
   readonly size: number;
   private readonly bitmap: Uint32Array;
   /** Bits in the ring: a power of two, at least size + 32. */
@@ -24,14 +50,9 @@ export class ReplayWindow {
   private top = -1n;
 
   constructor(options: ReplayWindowOptions = {}) {
-    const size =
-      checkOptions<ReplayWindowOptions>(options, ["size"], "ReplayWindow options").size ?? 1024;
-    if (!Number.isSafeInteger(size) || size < 1 || size > 2 ** 24) {
-      throw new KeyedError(
-        "BAD_INPUT",
-        `size must be a whole number from 1 to 2^24; got ${typeof size === "number" ? size : describeType(size)}.`,
-      );
-    }
+    const size = checkWindowSize(
+      checkOptions<ReplayWindowOptions>(options, ["size"], "ReplayWindow options").size ?? 1024,
+    );
     this.size = size;
     let bits = 64;
     while (bits < size + 32) bits *= 2;
@@ -51,14 +72,7 @@ export class ReplayWindow {
    * (as `seal` takes them); anything else is BAD_INPUT.
    */
   accept(value: bigint | number): boolean {
-    const counter =
-      typeof value === "number" && Number.isSafeInteger(value) ? BigInt(value) : value;
-    if (typeof counter !== "bigint" || counter < 0n || counter > MAX_COUNTER) {
-      throw new KeyedError(
-        "BAD_INPUT",
-        "counter must be a bigint from 0 to 2^64 - 1 (or a whole number up to 2^53 - 1).",
-      );
-    }
+    const counter = replayCounter(value);
     if (counter > this.top) {
       // Slide: clear the blocks between the old newest block and the new one (at most the ring).
       const oldBlock = this.top < 0n ? -1n : this.top >> 5n;

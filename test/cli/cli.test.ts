@@ -226,7 +226,11 @@ describe("keyed CLI", { skip }, () => {
         path("message.txt"),
       ]);
       assert.equal(result.status, 0);
-      assert.match(result.stderr, /holds hex text, but --key-file uses the file's raw bytes/);
+      assert.match(
+        result.stderr,
+        /holds bare hex text, and --key-file uses such a file's raw bytes/,
+      );
+      assert.match(result.stderr, /write "hex:" in front/);
     });
 
     it("--base64 and --json", async () => {
@@ -708,7 +712,7 @@ describe("keyed CLI", { skip }, () => {
       const forced = await keyed(["keygen", "-a", "hmac-sha256", "-o", file, "--force"]);
       assert.equal(forced.status, 0, forced.stderr);
       assert.equal(statSync(file).mode & 0o777, 0o600);
-      assert.match(readFileSync(file, "utf8"), /^[0-9a-f]{64}\n$/);
+      assert.match(readFileSync(file, "utf8"), /^hex:[0-9a-f]{64}\n$/);
 
       // The key file works with --key-file.
       const keyFile = path("tagging.key");

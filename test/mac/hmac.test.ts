@@ -7,7 +7,13 @@ import { Sha256 } from "../../src/hash/sha256.js";
 import { Sha512 } from "../../src/hash/sha512.js";
 import { type MacName, mac, macNames } from "../../src/index.js";
 import { ascii, atOffset, hex, toHex } from "../helpers.js";
-import { type MacTestGroup, readVectorJson, skipUnless, type WycheproofFile } from "../vectors.js";
+import {
+  type MacTestGroup,
+  readVectorJson,
+  skipUnless,
+  WYCHEPROOF_HMAC_FILES,
+  type WycheproofFile,
+} from "../vectors.js";
 
 // Known-answer tests need short keys (RFC 2202 uses "Jefe") and 96-bit tags: both need the flags.
 const kat = { allowShortKeys: true, allowShortTags: true };
@@ -146,22 +152,8 @@ describe("HMAC-SHA-224/256/384/512 (RFC 4231 section 4)", () => {
   });
 });
 
-const WYCHEPROOF: [string, MacName][] = [
-  ["hmac_sha1_test.json", "hmac-sha1"],
-  ["hmac_sha224_test.json", "hmac-sha224"],
-  ["hmac_sha256_test.json", "hmac-sha256"],
-  ["hmac_sha384_test.json", "hmac-sha384"],
-  ["hmac_sha512_test.json", "hmac-sha512"],
-  ["hmac_sha512_224_test.json", "hmac-sha512-224"],
-  ["hmac_sha512_256_test.json", "hmac-sha512-256"],
-  ["hmac_sha3_224_test.json", "hmac-sha3-224"],
-  ["hmac_sha3_256_test.json", "hmac-sha3-256"],
-  ["hmac_sha3_384_test.json", "hmac-sha3-384"],
-  ["hmac_sha3_512_test.json", "hmac-sha3-512"],
-];
-
 describe("Wycheproof HMAC", () => {
-  for (const [file, name] of WYCHEPROOF) {
+  for (const [file, name] of WYCHEPROOF_HMAC_FILES) {
     const path = `wycheproof/${file}`;
     it(`${file}: every case`, { skip: skipUnless(path) }, () => {
       const data = readVectorJson<WycheproofFile<MacTestGroup>>(path);

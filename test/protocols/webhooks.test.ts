@@ -940,6 +940,27 @@ describe("request adapters on fetch Request", () => {
     assert.equal(empty.length, 0);
   });
 
+  it("reads a Request without a body stream (Firefox's) through arrayBuffer(), with the limit", async () => {
+    const body = "x".repeat(2000);
+    const headers = new Headers({ "x-hub-signature-256": signGitHub("s", body) });
+    const firefoxLike = (text: string, fail = false) => ({
+      headers,
+      body: undefined,
+      bodyUsed: false,
+      arrayBuffer: async () => {
+        if (fail) throw new Error("connection reset");
+        return new TextEncoder().encode(text).buffer as ArrayBuffer;
+      },
+    });
+    assert.equal((await verifyGitHubRequest("s", firefoxLike(body))).ok, true);
+    refused(await verifyGitHubRequest("s", firefoxLike(body), { limit: 1999 }), "body_too_large");
+    refused(await verifyGitHubRequest("s", firefoxLike(body, true)), "body_incomplete");
+    await assert.rejects(readRawBody({ headers, body: undefined, bodyUsed: false }), {
+      code: "BAD_INPUT",
+      message: /neither a body stream nor arrayBuffer/,
+    });
+  });
+
   it("checks the secret and options before reading the body", async () => {
     const request = post("{}", {});
     await assert.rejects(verifyGitHubRequest("", request), { code: "KEY_TOO_SHORT" });

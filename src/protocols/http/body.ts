@@ -10,24 +10,39 @@ import { type Refusal, refuse } from "../../core/result.js";
 import { getHeader } from "./headers.js";
 /** A node:http `IncomingMessage`, or anything with its shape. */
 export interface NodeRequest {
+  /** Header values by lower-case name, as node:http gives them. */
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** True once the body has been read (it can be read only once). */
   readonly readableEnded?: boolean;
+  /** A chunk of the body. */
   on(event: "data", listener: (chunk: Uint8Array | string) => void): unknown;
+  /** The end of the body, or the connection closing. */
   on(event: "end" | "close", listener: () => void): unknown;
+  /** A read error. */
   on(event: "error", listener: (error: Error) => void): unknown;
+  /** Detaches a listener `on` attached. */
   removeListener(event: string, listener: (...args: never[]) => void): unknown;
 }
 
 /** A fetch `Request` (Node 18+, Deno, Bun, Workers), or anything with its shape. */
 export interface FetchRequest {
-  readonly headers: { get(name: string): string | null };
-  readonly body: ReadableStream<Uint8Array> | null;
+  /** The request's Headers. */
+  readonly headers: {
+    /** The value of header `name` (any case), or null. */
+    get(name: string): string | null;
+  };
+  /** Firefox's Request has no `body` stream (undefined): then `arrayBuffer()` is read. */
+  readonly body: ReadableStream<Uint8Array> | null | undefined;
+  /** True once the body has been read (it can be read only once). */
   readonly bodyUsed: boolean;
+  /** The whole body; used where `body` is undefined. */
+  arrayBuffer?(): Promise<ArrayBuffer>;
 }
 
 /** A request whose raw body can be read: node:http's or fetch's. */
 export type HttpRequest = NodeRequest | FetchRequest;
 
+/** How much of a body `readRawBody` and the request helpers read. */
 export interface ReadBodyOptions {
   /** Largest body accepted, in bytes. Default 1 MiB. */
   limit?: number;
@@ -80,6 +95,20 @@ async function readFetchBody(request: FetchRequest, limit: number): Promise<Byte
   if (request.bodyUsed) throw alreadyRead();
   checkDeclaredLength(request.headers.get("content-length") ?? undefined, limit);
   if (request.body === null) return new Uint8Array(0);
+  if (request.body === undefined) {
+    // Firefox: a Request made in the browser holds its body in memory already.
+    if (request.arrayBuffer === undefined) {
+      throw new KeyedError("BAD_INPUT", "the request has neither a body stream nor arrayBuffer().");
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await request.arrayBuffer());
+    } catch (error) {
+      throw incomplete(error instanceof Error ? error : new Error(String(error)));
+    }
+    if (bytes.length > limit) throw tooLarge(limit);
+    return bytes;
+  }
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;

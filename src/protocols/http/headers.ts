@@ -18,11 +18,13 @@ export type HeaderRecord = Readonly<Record<string, string | readonly string[] | 
 
 /** A fetch `Headers`, or anything with its `get`. */
 export interface HeadersWithGet {
+  /** The value of header `name` (any case), or null. */
   get(name: string): string | null;
 }
 
 /** A fetch `Headers` object, or anything else with its `forEach`. */
 export interface HeadersWithForEach {
+  /** Calls `callback` once per header, as fetch's Headers.forEach does. */
   forEach(callback: (value: string, name: string) => void): void;
 }
 

@@ -2,6 +2,7 @@
 import { assertBytes, type Bytes } from "../../core/bytes.js";
 import { KeyedError } from "../../core/errors.js";
 import { checkOptions, describeType } from "../../core/options.js";
+import { Keyset, keysetKeyBytes, keysetPrimary } from "../../safe/keyset.js";
 import type { JwsAlgorithm } from "./types.js";
 
 export const HASH = { HS256: "sha256", HS384: "sha384", HS512: "sha512" } as const;
@@ -112,4 +113,85 @@ export function checkClaimTypes(claims: Record<string, unknown>): string | undef
     return "aud must be a string or an array of strings.";
   }
   return undefined;
+}
+
+/** A JWS key: the raw bytes, or a keyset whose keys the JOSE header's `kid` names. */
+export type JwsKey = Bytes | Keyset;
+
+/** The keyset MAC behind each JWS algorithm. */
+const MAC_OF = { HS256: "hmac-sha256", HS384: "hmac-sha384", HS512: "hmac-sha512" } as const;
+
+function checkKeyBytes(key: Bytes, alg: JwsAlgorithm, where: string): void {
+  if (key.length < MIN_KEY_BYTES[alg]) {
+    throw new KeyedError(
+      "KEY_TOO_SHORT",
+      `${where}: ${alg} keys must be at least ${MIN_KEY_BYTES[alg]} bytes (RFC 7518 section 3.2); got ${key.length}.`,
+    );
+  }
+}
+
+/**
+ * The key to sign with under `alg`: the bytes given, or a keyset's primary key (its MAC must be
+ * alg's HMAC), whose `kid` then goes into the header. `bytes` is keyed's copy when `owned`.
+ */
+export function signingKey(
+  key: unknown,
+  alg: JwsAlgorithm,
+): { bytes: Bytes; kid: string | undefined; owned: boolean } {
+  if (!(key instanceof Keyset))
+    return { bytes: checkKey(key, [alg]), kid: undefined, owned: false };
+  const { info } = keysetPrimary(key);
+  if (info.algorithm !== MAC_OF[alg]) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      `the keyset's primary key is ${info.algorithm ?? "of no known MAC"}; ${alg} signs with ${MAC_OF[alg]}.`,
+    );
+  }
+  const bytes = keysetKeyBytes(key, info.id) as Bytes;
+  try {
+    checkKeyBytes(bytes, alg, `the keyset's primary key ${info.kid}`);
+  } catch (error) {
+    bytes.fill(0);
+    throw error;
+  }
+  return { bytes, kid: info.kid, owned: true };
+}
+
+/**
+ * The keys that may have signed a token with header `alg` and `kid`: for bytes, the bytes; for a
+ * keyset, the enabled key the `kid` names when its MAC is alg's HMAC (none otherwise: an unknown,
+ * disabled or destroyed `kid` is the sender's claim, answered with a refusal), or with no `kid`
+ * every enabled key of alg's HMAC. Keyset keys are copies the caller wipes.
+ */
+export function verificationKeys(key: JwsKey, alg: JwsAlgorithm, kid: unknown): Bytes[] {
+  if (!(key instanceof Keyset)) return [key];
+  const name = MAC_OF[alg];
+  const ids: (number | string)[] = [];
+  if (kid === undefined) {
+    for (const info of key.keys())
+      if (info.status === "enabled" && info.algorithm === name) ids.push(info.id);
+  } else if (typeof kid === "string") {
+    const info = key.get(kid);
+    if (info?.status === "enabled" && info.algorithm === name) ids.push(kid);
+  }
+  return ids.map((id) => keysetKeyBytes(key, id) as Bytes);
+}
+
+/**
+ * A verifier's key, checked (the caller's own: these throw): bytes long enough for every accepted
+ * algorithm, or a keyset whose enabled HMAC keys are.
+ */
+export function checkVerificationKey(key: unknown, algorithms: readonly JwsAlgorithm[]): JwsKey {
+  if (!(key instanceof Keyset)) return checkKey(key, algorithms);
+  for (const info of key.keys()) {
+    const alg = algorithms.find((a) => MAC_OF[a] === info.algorithm);
+    if (info.status !== "enabled" || alg === undefined) continue;
+    const bytes = keysetKeyBytes(key, info.id) as Bytes;
+    try {
+      checkKeyBytes(bytes, alg, `the keyset's key ${info.kid}`);
+    } finally {
+      bytes.fill(0);
+    }
+  }
+  return key;
 }

@@ -6,10 +6,11 @@ import { hmac } from "../../mac/hmac.js";
 import {
   checkAlgorithm,
   checkClaimTypes,
-  checkKey,
   HASH,
   isPlainObject,
+  type JwsKey,
   requiredOptions,
+  signingKey,
   toJson,
 } from "./common.js";
 import type { JwsAlgorithm, JwtClaims, SignJwsOptions, SignJwtOptions } from "./types.js";
@@ -39,31 +40,44 @@ function buildHeader(
 }
 
 function signCompact(
-  key: Bytes,
+  key: unknown,
   alg: JwsAlgorithm,
   header: Record<string, unknown>,
   payload: Bytes,
   detached: boolean,
 ): string {
-  const h = bytesToBase64url(utf8ToBytes(toJson(header, "options.header")));
-  const p = bytesToBase64url(payload);
-  const m = hmac(HASH[alg], key);
+  const signer = signingKey(key, alg);
   try {
-    const signature = m.tag(utf8ToBytes(`${h}.${p}`));
-    return `${h}.${detached ? "" : p}.${bytesToBase64url(signature)}`;
+    if (signer.kid !== undefined) {
+      if (header.kid !== undefined && header.kid !== signer.kid) {
+        throw new KeyedError(
+          "BAD_INPUT",
+          `options.header.kid differs from the keyset's primary key (${signer.kid}); leave kid out.`,
+        );
+      }
+      header = { ...header, kid: signer.kid };
+    }
+    const h = bytesToBase64url(utf8ToBytes(toJson(header, "options.header")));
+    const p = bytesToBase64url(payload);
+    const m = hmac(HASH[alg], signer.bytes);
+    try {
+      const signature = m.tag(utf8ToBytes(`${h}.${p}`));
+      return `${h}.${detached ? "" : p}.${bytesToBase64url(signature)}`;
+    } finally {
+      m.destroy();
+    }
   } finally {
-    m.destroy();
+    if (signer.owned) signer.bytes.fill(0);
   }
 }
 
 /**
- * A compact JWS of any payload (bytes, or text as UTF-8). The header is {"alg": …} plus
- * `options.header`; with `detached`, the payload segment is left empty (RFC 7515 appendix F).
+ * A compact JWS of any payload (bytes, or text as UTF-8), under `key` or a keyset's primary key
+ * (whose `kid` goes into the header). The header is {"alg": …} plus `options.header`; with `detached`, the payload segment is left empty (RFC 7515 appendix F).
  */
-export function signJws(payload: Bytes | string, key: Bytes, options: SignJwsOptions): string {
+export function signJws(payload: Bytes | string, key: JwsKey, options: SignJwsOptions): string {
   const o = requiredOptions(options, ["alg", "header", "detached"], "signJws options");
   const alg = checkAlgorithm(o.alg, "options.alg");
-  checkKey(key, [alg]);
   const bytes = typeof payload === "string" ? utf8ToBytes(payload) : payload;
   assertBytes(bytes, "payload");
   if (o.detached !== undefined && typeof o.detached !== "boolean") {
@@ -73,10 +87,9 @@ export function signJws(payload: Bytes | string, key: Bytes, options: SignJwsOpt
 }
 
 /** A JWT: the claims as a JSON payload, the header {"alg": …, "typ": "JWT"} plus `options.header`. */
-export function signJwt(claims: JwtClaims, key: Bytes, options: SignJwtOptions): string {
+export function signJwt(claims: JwtClaims, key: JwsKey, options: SignJwtOptions): string {
   const o = requiredOptions(options, ["alg", "header"], "signJwt options");
   const alg = checkAlgorithm(o.alg, "options.alg");
-  checkKey(key, [alg]);
   if (!isPlainObject(claims)) {
     throw new KeyedError("BAD_INPUT", "claims must be an object (the JWT payload).");
   }

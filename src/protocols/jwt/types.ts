@@ -3,21 +3,29 @@ import type { Bytes } from "../../core/bytes.js";
 import type { Refusal } from "../../core/result.js";
 import type { TimeInput } from "../../core/time.js";
 
+/** The JWS algorithms keyed signs and verifies: HMAC with SHA-2 (RFC 7518 section 3.2). */
 export type JwsAlgorithm = "HS256" | "HS384" | "HS512";
 
 /** A JOSE header (RFC 7515 section 4). */
 export interface JwsHeader {
+  /** The algorithm (4.1.1): one of `JwsAlgorithm` in a verified token. */
   alg: string;
+  /** The media type of the whole token (4.1.9), such as "JWT". */
   typ?: string;
+  /** The media type of the payload (4.1.10). */
   cty?: string;
+  /** Which key signed it (4.1.4): a hint for choosing the key, never a reason to trust one. */
   kid?: string;
   [name: string]: unknown;
 }
 
 /** JWT claims (RFC 7519 section 4.1); a verified token's registered claims have these types. */
 export interface JwtClaims {
+  /** Issuer (4.1.1). */
   iss?: string;
+  /** Subject (4.1.2). */
   sub?: string;
+  /** Audience (4.1.3): the recipients the token is for. */
   aud?: string | string[];
   /** Expiration time, seconds since the epoch. */
   exp?: number;
@@ -25,10 +33,12 @@ export interface JwtClaims {
   nbf?: number;
   /** Issued at, seconds since the epoch. */
   iat?: number;
+  /** JWT ID (4.1.7): a unique id, for replay detection. */
   jti?: string;
   [name: string]: unknown;
 }
 
+/** Why `verifyJws` refused a token. */
 export type JwsFailure =
   /** Not three base64url segments, not canonical base64url, or a header that is not JSON. */
   | "malformed"
@@ -38,9 +48,12 @@ export type JwsFailure =
   | "crit_unsupported"
   /** `typ` is not the one `options.typ` asks for. */
   | "typ_mismatch"
+  /** Verifying with a keyset: no enabled key of the token's alg has the header's `kid`. */
+  | "unknown_kid"
   /** The MAC does not match. */
   | "signature_mismatch";
 
+/** Why `verifyJwt` refused a token: a JWS failure, or a claim check. */
 export type JwtFailure =
   | JwsFailure
   /** The payload is not a JSON object. */
@@ -55,21 +68,40 @@ export type JwtFailure =
   | "not_yet_valid"
   /** `iat` is in the future beyond the leeway. */
   | "issued_in_future"
+  /** `iss` is absent or not one of `options.issuer`. */
   | "issuer_mismatch"
   /** The token names audiences and none is `options.audience` (or no audience was given). */
   | "audience_mismatch";
 
 export type { Refusal };
 
+/** What `verifyJws` answers: the verified header and payload, or a refusal. */
 export type JwsResult =
-  | { readonly ok: true; readonly header: JwsHeader; readonly payload: Bytes }
+  | {
+      /** The MAC matches under an allowed algorithm. */
+      readonly ok: true;
+      /** The verified JOSE header. */
+      readonly header: JwsHeader;
+      /** The verified payload's bytes. */
+      readonly payload: Bytes;
+    }
   | Refusal<JwsFailure>;
 
+/** What `verifyJwt` answers: the verified header and claims, or a refusal. */
 export type JwtResult =
-  | { readonly ok: true; readonly header: JwsHeader; readonly payload: JwtClaims }
+  | {
+      /** The MAC matches and every claim check passed. */
+      readonly ok: true;
+      /** The verified JOSE header. */
+      readonly header: JwsHeader;
+      /** The verified claims. */
+      readonly payload: JwtClaims;
+    }
   | Refusal<JwtFailure>;
 
+/** Settings of `signJws`. */
 export interface SignJwsOptions {
+  /** The algorithm; the key must be at least as long as its hash output. */
   alg: JwsAlgorithm;
   /** More header parameters (`kid`, `typ`, …); `alg` is set from `options.alg`. */
   header?: Record<string, unknown>;
@@ -77,12 +109,15 @@ export interface SignJwsOptions {
   detached?: boolean;
 }
 
+/** Settings of `signJwt`. */
 export interface SignJwtOptions {
+  /** The algorithm; the key must be at least as long as its hash output. */
   alg: JwsAlgorithm;
   /** More header parameters (`kid`, …); `typ` defaults to "JWT". */
   header?: Record<string, unknown>;
 }
 
+/** Settings of `verifyJws`: the allow-list of algorithms, and what else to require. */
 export interface VerifyJwsOptions {
   /** The algorithms this verifier accepts, e.g. ["HS256"]. Required. */
   algorithms: readonly JwsAlgorithm[];
@@ -92,6 +127,7 @@ export interface VerifyJwsOptions {
   typ?: string;
 }
 
+/** Settings of `verifyJwt`: the allow-list of algorithms and the claim checks (RFC 8725). */
 export interface VerifyJwtOptions {
   /** The algorithms this verifier accepts, e.g. ["HS256"]. Required. */
   algorithms: readonly JwsAlgorithm[];

@@ -15,12 +15,14 @@ import { hmac } from "../../mac/hmac.js";
 import {
   checkAlgorithmList,
   checkClaimTypes,
-  checkKey,
+  checkVerificationKey,
   HASH,
   isPlainObject,
+  type JwsKey,
   normalizeTyp,
   requiredOptions,
   stringList,
+  verificationKeys,
 } from "./common.js";
 import type {
   JwsAlgorithm,
@@ -80,7 +82,7 @@ interface CompactChecks {
 }
 
 /** RFC 7515 section 5.2, steps 1-8, on a compact JWS. */
-function verifyCompact(token: unknown, key: Bytes, checks: CompactChecks): JwsResult {
+function verifyCompact(token: unknown, key: JwsKey, checks: CompactChecks): JwsResult {
   if (typeof token !== "string") {
     throw new KeyedError("BAD_INPUT", `token must be a string; got ${describeType(token)}.`);
   }
@@ -160,13 +162,29 @@ function verifyCompact(token: unknown, key: Bytes, checks: CompactChecks): JwsRe
     return refuse("malformed", "the signature must be canonical base64url.");
   }
 
-  // The signing input is the segments as received (RFC 7515 5.2 step 8), never re-encoded.
-  const m = hmac(HASH[alg as JwsAlgorithm], key);
-  let ok: boolean;
-  try {
-    ok = m.verify(utf8ToBytes(`${h}.${payloadSegment}`), signature);
-  } finally {
-    m.destroy();
+  // With a keyset, the header's kid names the key (RFC 7515 4.1.4): the sender's claim, so an
+  // unknown or disabled one is a refusal. The kid is authenticated by the signature below.
+  const keys = verificationKeys(key, alg as JwsAlgorithm, header.kid);
+  if (keys.length === 0) {
+    return refuse(
+      "unknown_kid",
+      header.kid === undefined
+        ? `the keyset has no enabled ${alg} key.`
+        : `the keyset has no enabled ${alg} key with this kid.`,
+    );
+  }
+  // The signing input is the segments as received (RFC 7515 5.2 step 8), never re-encoded. Every
+  // candidate key is tried (a token without kid against a keyset), each in constant time.
+  const signingInput = utf8ToBytes(`${h}.${payloadSegment}`);
+  let ok = false;
+  for (const bytes of keys) {
+    const m = hmac(HASH[alg as JwsAlgorithm], bytes);
+    try {
+      ok = m.verify(signingInput, signature) || ok;
+    } finally {
+      m.destroy();
+      if (bytes !== key) bytes.fill(0);
+    }
   }
   if (!ok) return refuse("signature_mismatch", "the JWS signature does not match.");
   // The payload is decoded once it is known to be authentic.
@@ -179,10 +197,10 @@ function verifyCompact(token: unknown, key: Bytes, checks: CompactChecks): JwsRe
  * Verifies a compact JWS under `key` with one of `options.algorithms`; the payload comes back as
  * bytes. For a detached JWS ("header..signature") give the payload in `options.payload`.
  */
-export function verifyJws(token: string, key: Bytes, options: VerifyJwsOptions): JwsResult {
+export function verifyJws(token: string, key: JwsKey, options: VerifyJwsOptions): JwsResult {
   const o = requiredOptions(options, ["algorithms", "payload", "typ"], "verifyJws options");
   const algorithms = checkAlgorithmList(o.algorithms);
-  checkKey(key, algorithms);
+  checkVerificationKey(key, algorithms);
   let detachedPayload: Bytes | undefined;
   if (typeof o.payload === "string") detachedPayload = utf8ToBytes(o.payload);
   else if (o.payload !== undefined) {
@@ -204,7 +222,7 @@ export function verifyJws(token: string, key: Bytes, options: VerifyJwsOptions):
  * types, and exp / nbf / iat with the leeway (RFC 7519 section 4.1), then the issuer and
  * audience when asked (a token with an `aud` claim is refused unless `options.audience` names one).
  */
-export function verifyJwt(token: string, key: Bytes, options: VerifyJwtOptions): JwtResult {
+export function verifyJwt(token: string, key: JwsKey, options: VerifyJwtOptions): JwtResult {
   const o = requiredOptions(
     options,
     [
@@ -221,7 +239,7 @@ export function verifyJwt(token: string, key: Bytes, options: VerifyJwtOptions):
     "verifyJwt options",
   );
   const algorithms = checkAlgorithmList(o.algorithms);
-  checkKey(key, algorithms);
+  checkVerificationKey(key, algorithms);
   const now = nowSeconds(o.now);
   const leeway = toleranceSeconds(o, ["leewaySeconds"], 0);
   const maxAge =

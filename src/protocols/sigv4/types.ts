@@ -15,11 +15,13 @@ export type { HeadersWithForEach as SigV4HeadersLike } from "../http/headers.js"
  */
 export type SigV4Headers = HeaderList;
 
+/** The request to sign or verify, as it goes on the wire. */
 export interface SigV4Request {
   /** The HTTP method; upper-cased, as HTTP clients send it. */
   method: string;
   /** The absolute http: or https: URL as it goes on the wire (see the module comment). */
   url: string | URL;
+  /** The request's headers; absent: none. Host is taken from the URL when missing. */
   headers?: SigV4Headers;
   /** The body; text is encoded as UTF-8. Absent: empty. */
   body?: Bytes | string;
@@ -32,12 +34,17 @@ interface PathOptions {
   doubleEncodePath?: boolean;
 }
 
+/** Credentials and settings of `signRequest` (AWS Signature Version 4). */
 export interface SigV4SigningOptions extends PathOptions {
+  /** The access key id, sent in the credential scope (AKIA…, ASIA… for temporary credentials). */
   accessKeyId: string;
+  /** The secret access key; never sent, only the signing key derived from it is used. */
   secretAccessKey: string;
   /** Temporary credentials' token, sent as X-Amz-Security-Token. */
   sessionToken?: string;
+  /** The region of the credential scope, such as "us-east-1". */
   region: string;
+  /** The service of the credential scope, such as "s3" or "execute-api". */
   service: string;
   /** The signing time. Default: now. */
   date?: TimeInput;
@@ -55,6 +62,7 @@ export interface SigV4SigningOptions extends PathOptions {
   contentSha256Header?: boolean;
 }
 
+/** Settings of `presignUrl`: the signing options, less the header-only one, and a lifetime. */
 export interface SigV4PresignOptions extends Omit<SigV4SigningOptions, "contentSha256Header"> {
   /** Seconds the URL stays valid (X-Amz-Expires), 1 to 604800. */
   expiresIn: number;
@@ -62,9 +70,11 @@ export interface SigV4PresignOptions extends Omit<SigV4SigningOptions, "contentS
   signBody?: boolean;
 }
 
+/** What `signRequest` returns: the headers to send, and the intermediate strings for debugging. */
 export interface SigV4Signed {
   /** Every header to send, lower-case names, values canonical (trimmed, joined with commas). */
   headers: Record<string, string>;
+  /** The Authorization header's value (also in `headers`). */
   authorization: string;
   /** The signature, 64 lower-case hex digits. */
   signature: string;
@@ -72,21 +82,31 @@ export interface SigV4Signed {
   signedHeaders: string;
   /** date/region/service/aws4_request. */
   credentialScope: string;
+  /** The canonical request that was hashed (AWS's documentation calls it so). */
   canonicalRequest: string;
+  /** The string to sign: algorithm, date, credential scope and the canonical request's hash. */
   stringToSign: string;
 }
 
+/** What `presignUrl` returns: the URL, and the intermediate strings for debugging. */
 export interface SigV4Presigned {
   /** The URL with the X-Amz-* parameters appended (the given query is kept as it is). */
   url: string;
+  /** The signature (X-Amz-Signature), 64 lower-case hex digits. */
   signature: string;
+  /** The signed header names (X-Amz-SignedHeaders), joined with ";". */
   signedHeaders: string;
+  /** date/region/service/aws4_request. */
   credentialScope: string;
+  /** The canonical request that was hashed. */
   canonicalRequest: string;
+  /** The string to sign. */
   stringToSign: string;
+  /** When the URL stops being valid: the signing date plus `expiresIn`. */
   expiresAt: Date;
 }
 
+/** Settings of `verifyRequest`: the secret (or a lookup), the expected scope, the clock. */
 export interface SigV4VerifyOptions extends PathOptions {
   /**
    * The secret, or a lookup from the access key id (undefined or null: unknown key). SigV4 does
@@ -96,7 +116,9 @@ export interface SigV4VerifyOptions extends PathOptions {
   secretAccessKey: string | ((accessKeyId: string) => string | null | undefined);
   /** When given, the request must be signed by this access key id. */
   accessKeyId?: string;
+  /** The region the request must be signed for. */
   region: string;
+  /** The service the request must be signed for. */
   service: string;
   /** The verifier's clock. Default: now. */
   now?: TimeInput;
@@ -119,13 +141,18 @@ export interface SigV4VerifyOptions extends PathOptions {
   signBody?: boolean;
 }
 
+/** What `verifyRequest` answers: what was authenticated, or a refusal with its reason (it never throws on what the client sent). */
 export type SigV4Verification =
   | {
+      /** The signature matches and the request is within its time window. */
       ok: true;
+      /** The access key id the request was signed with. */
       accessKeyId: string;
       /** Only these headers are authenticated. */
       signedHeaders: string[];
+      /** The signing time the request states (X-Amz-Date). */
       date: Date;
+      /** True for a presigned URL (the signature in the query), false for an Authorization header. */
       presigned: boolean;
       /**
        * Whether the signature covers the body's bytes: true when the signed payload hash is the

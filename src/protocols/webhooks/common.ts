@@ -14,12 +14,15 @@ import {
 import { PreparedKeyCache } from "../../core/cache.js";
 import { equal } from "../../core/equal.js";
 import { KeyedError } from "../../core/errors.js";
+import type { PreparedMac } from "../../core/mac.js";
 import { checkOptions, describeType } from "../../core/options.js";
 import { redactKeyMaterial } from "../../core/redact.js";
 import { type Refusal, refuse } from "../../core/result.js";
 import { nowSeconds, type TimeInput, toleranceSeconds, toWholeSeconds } from "../../core/time.js";
 import { SHA256, sha256 } from "../../hash/sha256.js";
 import { HmacKernel } from "../../mac/hmac.js";
+import { Keyset, keysetMac } from "../../safe/keyset.js";
+import { claimOnce, type ReplayStore } from "../../safe/store.js";
 import {
   type BodyFailure,
   type HttpRequest,
@@ -29,8 +32,11 @@ import {
 
 /** A webhook secret: text (used as its UTF-8 bytes) or raw bytes. */
 export type WebhookSecret = string | Bytes;
-/** One secret, or several while a secret is being rotated (any of them may match). */
-export type WebhookSecrets = WebhookSecret | readonly WebhookSecret[];
+/**
+ * One secret, several while a secret is being rotated (any of them may match), or a Keyset whose
+ * enabled HMAC-SHA256 keys are the secrets (its primary signs).
+ */
+export type WebhookSecrets = WebhookSecret | readonly WebhookSecret[] | Keyset;
 /** The request body exactly as received: bytes, or the exact text (encoded as UTF-8). */
 export type WebhookBody = Bytes | string;
 
@@ -49,12 +55,34 @@ export type WebhookFailure =
   /** Authentic, but dated further in the future than the tolerance. */
   | "timestamp_in_future"
   /** The request helpers could not read the body (too large, or the client went away). */
-  | BodyFailure;
+  | BodyFailure
+  /** With a `replayStore`: authentic and fresh, but this message was accepted before. */
+  | "replayed"
+  /** With a `replayStore`: the store did not answer in time (or at all); refused, fail closed. */
+  | "store_unavailable";
 
+/** A refused webhook: `{ ok: false, reason, message }`. */
 export type WebhookRefusal = Refusal<WebhookFailure>;
 
 /** `{ ok: true }` with what the scheme authenticates besides the body, or a refusal. */
-export type WebhookResult<T extends object = object> = ({ readonly ok: true } & T) | WebhookRefusal;
+export type WebhookResult<T extends object = object> =
+  | ({
+      /** The signature matches (and the timestamp, where the scheme has one, is fresh). */
+      readonly ok: true;
+    } & T)
+  | WebhookRefusal;
+
+/** What a verified Stripe or Slack webhook authenticates besides the body. */
+export interface WebhookSigned {
+  /** When the sender signed, in seconds since the epoch (checked against the tolerance). */
+  readonly timestamp: number;
+}
+
+/** What a verified Standard Webhooks message authenticates besides the body. */
+export interface StandardWebhookSigned extends WebhookSigned {
+  /** The message id, the key to deduplicate deliveries on. */
+  readonly id: string;
+}
 
 /** Timestamp checks (Stripe, Slack, Standard Webhooks). */
 export interface TimestampOptions {
@@ -64,6 +92,21 @@ export interface TimestampOptions {
   now?: TimeInput;
 }
 
+/**
+ * Replay protection shared by every instance of a receiver (docs/fleet.md): once the signature
+ * and the timestamp are good, the message is claimed in the store for the rest of its validity;
+ * a message claimed before is `replayed`, a store that cannot answer `store_unavailable`. With a
+ * store, the verifier answers with a Promise.
+ */
+export interface ReplayOptions {
+  /** Where accepted messages are remembered: a MemoryReplayStore, or keyed/redis's RedisReplayStore. */
+  replayStore: ReplayStore;
+}
+
+/** The webhook verifiers' options: the clock, and a replay store when the fleet shares one. */
+export type VerifyOptions = TimestampOptions & Partial<ReplayOptions>;
+
+/** The signing time of `signStripe`, `signSlack`, `signStandardWebhook` (tests and senders). */
 export interface SignTimestampOptions {
   /** When the message is signed: a Date or whole seconds since the epoch. Default: now. */
   timestamp?: TimeInput;
@@ -125,8 +168,43 @@ export function standardSecret(secret: unknown, name: string): Bytes {
   return key;
 }
 
-/** The prepared kernel of one secret, checked as `secretBytes` / `standardSecret` check it. */
+/** The HMAC-SHA256 kernel of a keyset key's prepared Mac (the keyset prepared it once). */
+function keysetKernel(keyset: Keyset, id: number): HmacKernel {
+  return (keysetMac(keyset, id) as PreparedMac).kernel as HmacKernel;
+}
+
+/** The webhook secrets of a keyset: its enabled HMAC-SHA256 keys (the schemes' MAC). */
+function keysetKernels(keyset: Keyset): HmacKernel[] {
+  const kernels: HmacKernel[] = [];
+  for (const info of keyset.keys()) {
+    if (info.status === "enabled" && info.algorithm === "hmac-sha256") {
+      kernels.push(keysetKernel(keyset, info.id));
+    }
+  }
+  if (kernels.length === 0) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      "the keyset has no enabled hmac-sha256 key: webhook signatures are HMAC-SHA256.",
+    );
+  }
+  return kernels;
+}
+
+/**
+ * The prepared kernel of one secret, checked as `secretBytes` / `standardSecret` check it; for a
+ * keyset, its primary key (which must be HMAC-SHA256).
+ */
 export function secretKernel(secret: unknown, name: string, scheme: SecretScheme): HmacKernel {
+  if (secret instanceof Keyset) {
+    const primary = secret.get(secret.primaryId);
+    if (primary?.algorithm !== "hmac-sha256") {
+      throw new KeyedError(
+        "BAD_INPUT",
+        `${name}: the keyset's primary key is ${primary?.algorithm}; webhook signatures are HMAC-SHA256.`,
+      );
+    }
+    return keysetKernel(secret, secret.primaryId);
+  }
   if (typeof secret === "string" && secret.length > 0) {
     return preparedWebhookKeys.forText(secret, scheme, () =>
       scheme === "standard" ? standardSecret(secret, name) : utf8ToBytes(secret),
@@ -142,6 +220,7 @@ export function secretKernel(secret: unknown, name: string, scheme: SecretScheme
  * seen before costs a map lookup: no encoding, decoding or hashing of it per request.
  */
 export function secretKernels(secrets: unknown, scheme: SecretScheme = "text"): HmacKernel[] {
+  if (secrets instanceof Keyset) return keysetKernels(secrets);
   if (!Array.isArray(secrets)) return [secretKernel(secrets, "secret", scheme)];
   if (secrets.length === 0) {
     throw new KeyedError("BAD_INPUT", "secret is an empty array: give at least one secret.");
@@ -197,19 +276,51 @@ export function headerValue(
   );
 }
 
-interface Clock {
+export interface Clock {
   tolerance: number;
   now: number;
+  replayStore: ReplayStore | undefined;
 }
 
-export const CLOCK_OPTIONS = ["toleranceSeconds", "now"] as const;
+export const CLOCK_OPTIONS = ["toleranceSeconds", "now", "replayStore"] as const;
 
 export function clockOptions(options: unknown, where: string): Clock {
-  const o = checkOptions<TimestampOptions>(options, CLOCK_OPTIONS, `${where} options`);
+  const o = checkOptions<VerifyOptions>(options, CLOCK_OPTIONS, `${where} options`);
+  const replayStore = o.replayStore;
+  if (
+    replayStore !== undefined &&
+    typeof (replayStore as { claim?: unknown })?.claim !== "function"
+  ) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      `options.replayStore must be a ReplayStore (MemoryReplayStore, RedisReplayStore); got ${describeType(replayStore)}.`,
+    );
+  }
   return {
     tolerance: toleranceSeconds(o, [], DEFAULT_TOLERANCE_SECONDS),
     now: nowSeconds(o.now),
+    replayStore,
   };
+}
+
+/**
+ * The answer of a verifier: `result` as it is without a replay store; with one, a Promise of it
+ * after `id` (what identifies the message, signed) was claimed from `validFrom` (its signed
+ * timestamp, for the store's epoch rule) to `validUntil`. Only an accepted message is claimed, so
+ * forgeries never fill the store.
+ */
+export function settle<T extends object>(
+  result: WebhookResult<T>,
+  clock: Clock,
+  replay: () => { id: string | Bytes; validFrom: number | undefined; validUntil: number },
+): WebhookResult<T> | Promise<WebhookResult<T>> {
+  const store = clock.replayStore;
+  if (store === undefined) return result;
+  if (!result.ok) return Promise.resolve(result);
+  const { id, validFrom, validUntil } = replay();
+  return claimOnce(store, id, { validFrom, validUntil, now: clock.now }).then((claim) =>
+    claim.ok ? result : claim,
+  );
 }
 
 export function signTimestamp(options: unknown, where: string): number {
@@ -247,7 +358,7 @@ export class PreparedWebhookKeys {
     return this.#text.size + this.#standard.size + this.#bytes.size;
   }
 
-  /** The prepared kernel for `key`, made on first use. */
+  /** @internal The prepared kernel for `key`, made on first use (keyed's verifiers call it). */
   kernel(key: Bytes): HmacKernel {
     return this.#bytes.get(bytesToHex(sha256(key)), () => new HmacKernel(SHA256, key));
   }
@@ -297,15 +408,27 @@ export function anyMatches(
   kernels: readonly HmacKernel[],
   parts: readonly Bytes[],
   candidates: Bytes[],
+  firstTag?: Bytes,
 ): boolean {
   let found = false;
   const message = parts.length === 1 ? parts[0] : concatBytes(...parts);
-  for (const kernel of kernels) {
-    kernel.compute(message, expected);
+  for (let k = 0; k < kernels.length; k++) {
+    kernels[k].compute(message, expected);
     for (const candidate of candidates) found = equal(expected, candidate) || found;
+    // The tag under the first secret: the message's replay id, whichever v1 entries the sender
+    // (or someone replaying) put in the header.
+    if (k === 0 && firstTag !== undefined) firstTag.set(expected);
     expected.fill(0);
   }
   return found;
+}
+
+/**
+ * The replay id of a message whose scheme has no signed id: its tag under the first secret, with
+ * the scheme's name in front (the store hashes it).
+ */
+export function tagId(scheme: string, tag: Bytes): string {
+  return `${scheme}:${bytesToHex(tag)}`;
 }
 
 export function decodeHex(text: string, length: number): Bytes | undefined {
@@ -352,10 +475,15 @@ export const ascii = utf8ToBytes;
 // --- request helpers -----------------------------------------------------------------------------
 
 /** Request helpers: the body limit plus the scheme's timestamp options. */
-export interface RequestOptions extends ReadBodyOptions, TimestampOptions {}
+export interface RequestOptions extends ReadBodyOptions, TimestampOptions, Partial<ReplayOptions> {}
 
 /** A verified request carries its body, read once: parse it from here. */
-export type RequestResult<T extends object = object> = WebhookResult<{ readonly body: Bytes } & T>;
+export type RequestResult<T extends object = object> = WebhookResult<
+  {
+    /** The raw body that was verified: parse it now, not before. */
+    readonly body: Bytes;
+  } & T
+>;
 
 /**
  * Reads the body for a request helper after checking its options (so that option errors throw

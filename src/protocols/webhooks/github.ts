@@ -2,21 +2,31 @@
  * GitHub webhooks: `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>` under the webhook
  * secret (GitHub Docs, "Validating webhook deliveries").
  */
-import { bytesToHex } from "../../core/bytes.js";
+
+import { type Bytes, bytesToHex } from "../../core/bytes.js";
+import { checkOptions } from "../../core/options.js";
 import { isRefusal, refuse } from "../../core/result.js";
+import { durationSeconds, type TimeInput } from "../../core/time.js";
+import type { HmacKernel } from "../../mac/hmac.js";
+import type { Keyset } from "../../safe/keyset.js";
+import type { ReplayStore } from "../../safe/store.js";
 import type { HttpRequest, ReadBodyOptions } from "../http/body.js";
 import { getHeader, type HeaderValue } from "../http/headers.js";
 import {
   anyMatches,
   bodyBytes,
+  clockOptions,
   decodeHex,
   headerValue,
   hmacSha256,
+  type ReplayOptions,
   type RequestResult,
   readForVerify,
   SHA256_BYTES,
   secretKernel,
   secretKernels,
+  settle,
+  tagId,
   type WebhookBody,
   type WebhookResult,
   type WebhookSecret,
@@ -30,20 +40,70 @@ const GITHUB_PREFIX = "sha256=";
  * The `X-Hub-Signature-256` value GitHub sends: "sha256=" and the hex HMAC-SHA256 of the body
  * under the webhook secret.
  */
-export function signGitHub(secret: WebhookSecret, body: WebhookBody): string {
+export function signGitHub(secret: WebhookSecret | Keyset, body: WebhookBody): string {
   const kernel = secretKernel(secret, "secret", "text");
   const tag = hmacSha256(kernel, [bodyBytes(body)]);
   return GITHUB_PREFIX + bytesToHex(tag);
 }
+
+/**
+ * GitHub signs no time and no id (X-GitHub-Delivery is not signed: a replay could carry a fresh
+ * one), so with a replay store a delivery is remembered by its tag for `replaySeconds`.
+ */
+export interface GitHubVerifyOptions {
+  /** The current time: a Date or seconds since the epoch. Default: the system clock. */
+  now?: TimeInput;
+  /** Where accepted deliveries are remembered (docs/fleet.md); the verifier then answers with a Promise. */
+  replayStore?: ReplayStore;
+  /** With a replay store: how long a delivery stays remembered. Default 86,400 (a day). */
+  replaySeconds?: number;
+}
+
+const GITHUB_OPTIONS = ["now", "replayStore", "replaySeconds"];
+const DEFAULT_REPLAY_SECONDS = 86_400;
 
 /** Checks an `X-Hub-Signature-256` header against the raw body. */
 export function verifyGitHub(
   secret: WebhookSecrets,
   body: WebhookBody,
   header: HeaderValue,
-): WebhookResult {
+  options: GitHubVerifyOptions & ReplayOptions,
+): Promise<WebhookResult>;
+export function verifyGitHub(
+  secret: WebhookSecrets,
+  body: WebhookBody,
+  header: HeaderValue,
+  options?: Omit<GitHubVerifyOptions, "replayStore" | "replaySeconds">,
+): WebhookResult;
+export function verifyGitHub(
+  secret: WebhookSecrets,
+  body: WebhookBody,
+  header: HeaderValue,
+  options?: GitHubVerifyOptions,
+): WebhookResult | Promise<WebhookResult> {
   const keys = secretKernels(secret);
   const data = bodyBytes(body);
+  const o = checkOptions<GitHubVerifyOptions>(options, GITHUB_OPTIONS, "verifyGitHub options");
+  const clock = clockOptions({ now: o.now, replayStore: o.replayStore }, "verifyGitHub");
+  const replaySeconds =
+    o.replaySeconds === undefined
+      ? DEFAULT_REPLAY_SECONDS
+      : durationSeconds(o.replaySeconds, "options.replaySeconds");
+  const firstTag = clock.replayStore === undefined ? undefined : new Uint8Array(SHA256_BYTES);
+  const result = checkGitHub(keys, data, header, firstTag);
+  return settle(result, clock, () => ({
+    id: tagId("github", firstTag as Bytes),
+    validFrom: undefined,
+    validUntil: clock.now + Math.max(1, replaySeconds),
+  }));
+}
+
+function checkGitHub(
+  keys: readonly HmacKernel[],
+  data: Bytes,
+  header: HeaderValue,
+  firstTag: Bytes | undefined,
+): WebhookResult {
   const value = headerValue(header, "header", "X-Hub-Signature-256");
   if (value === undefined) return refuse("missing_header", "no X-Hub-Signature-256 header.");
   if (isRefusal(value)) return value;
@@ -56,7 +116,7 @@ export function verifyGitHub(
       'X-Hub-Signature-256 must be "sha256=" followed by 64 hex digits.',
     );
   }
-  if (!anyMatches(keys, [data], [candidate])) {
+  if (!anyMatches(keys, [data], [candidate], firstTag)) {
     return refuse("signature_mismatch", "the X-Hub-Signature-256 signature does not match.");
   }
   return { ok: true };
@@ -66,11 +126,17 @@ export function verifyGitHub(
 export async function verifyGitHubRequest(
   secret: WebhookSecrets,
   request: HttpRequest,
-  options?: ReadBodyOptions,
+  options?: ReadBodyOptions & GitHubVerifyOptions,
 ): Promise<RequestResult> {
   secretKernels(secret);
-  const read = await readForVerify(request, options, [], "verifyGitHubRequest");
+  const o = checkOptions<GitHubVerifyOptions>(
+    options,
+    ["limit", ...GITHUB_OPTIONS],
+    "verifyGitHubRequest options",
+  );
+  clockOptions({ now: o.now, replayStore: o.replayStore }, "verifyGitHubRequest");
+  const read = await readForVerify(request, options, GITHUB_OPTIONS, "verifyGitHubRequest");
   if (isRefusal(read)) return read;
   const header = getHeader(request.headers, "x-hub-signature-256") as HeaderValue;
-  return withBody(verifyGitHub(secret, read.body, header), read.body);
+  return withBody(await verifyGitHub(secret, read.body, header, read.rest), read.body);
 }

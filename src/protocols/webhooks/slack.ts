@@ -2,10 +2,13 @@
  * Slack request signing: `X-Slack-Signature: v0=<hex HMAC-SHA256 of "v0:timestamp:body">` with
  * `X-Slack-Request-Timestamp` (Slack API, "Verifying requests from Slack").
  */
-import { bytesToHex } from "../../core/bytes.js";
+
+import { type Bytes, bytesToHex } from "../../core/bytes.js";
 import { KeyedError } from "../../core/errors.js";
 import { describeType } from "../../core/options.js";
 import { isRefusal, refuse } from "../../core/result.js";
+import type { HmacKernel } from "../../mac/hmac.js";
+import type { Keyset } from "../../safe/keyset.js";
 import type { HttpRequest } from "../http/body.js";
 import { getHeader, type HeaderValue } from "../http/headers.js";
 import {
@@ -13,12 +16,14 @@ import {
   ascii,
   bodyBytes,
   CLOCK_OPTIONS,
+  type Clock,
   checkClock,
   clockOptions,
   decodeHex,
   headerValue,
   hmacSha256,
   parseTimestamp,
+  type ReplayOptions,
   type RequestOptions,
   type RequestResult,
   readForVerify,
@@ -26,31 +31,38 @@ import {
   type SignTimestampOptions,
   secretKernel,
   secretKernels,
+  settle,
   signTimestamp,
   stripLimit,
   type TimestampOptions,
+  tagId,
   type WebhookBody,
   type WebhookResult,
   type WebhookSecret,
   type WebhookSecrets,
+  type WebhookSigned,
   withBody,
 } from "./common.js";
 
 /** The `X-Slack-Signature` and `X-Slack-Request-Timestamp` header values. */
 export interface SlackSignature {
+  /** X-Slack-Signature: "v0=" and 64 hex digits. */
   signature: string;
+  /** X-Slack-Request-Timestamp: unix seconds. */
   timestamp: string;
 }
 
 /** What `verifySlack` reads: the two headers' values (null or undefined when absent). */
 export interface SlackHeaders {
+  /** The X-Slack-Signature value. */
   signature: HeaderValue;
+  /** The X-Slack-Request-Timestamp value (or the number it holds). */
   timestamp: HeaderValue | number;
 }
 
 /** Slack's v0 scheme: "v0=" and the hex HMAC-SHA256 of `v0:${timestamp}:${body}`. */
 export function signSlack(
-  secret: WebhookSecret,
+  secret: WebhookSecret | Keyset,
   body: WebhookBody,
   options?: SignTimestampOptions,
 ): SlackSignature {
@@ -66,11 +78,39 @@ export function verifySlack(
   secret: WebhookSecrets,
   body: WebhookBody,
   headers: SlackHeaders,
+  options: TimestampOptions & ReplayOptions,
+): Promise<WebhookResult<WebhookSigned>>;
+export function verifySlack(
+  secret: WebhookSecrets,
+  body: WebhookBody,
+  headers: SlackHeaders,
   options?: TimestampOptions,
-): WebhookResult<{ readonly timestamp: number }> {
+): WebhookResult<WebhookSigned>;
+export function verifySlack(
+  secret: WebhookSecrets,
+  body: WebhookBody,
+  headers: SlackHeaders,
+  options?: TimestampOptions & Partial<ReplayOptions>,
+): WebhookResult<WebhookSigned> | Promise<WebhookResult<WebhookSigned>> {
   const keys = secretKernels(secret);
   const data = bodyBytes(body);
   const clock = clockOptions(options, "verifySlack");
+  const firstTag = clock.replayStore === undefined ? undefined : new Uint8Array(SHA256_BYTES);
+  const result = checkSlack(keys, data, headers, clock, firstTag);
+  return settle(result, clock, () => ({
+    id: tagId("slack", firstTag as Bytes),
+    validFrom: (result as WebhookSigned).timestamp,
+    validUntil: (result as WebhookSigned).timestamp + clock.tolerance,
+  }));
+}
+
+function checkSlack(
+  keys: readonly HmacKernel[],
+  data: Bytes,
+  headers: SlackHeaders,
+  clock: Clock,
+  firstTag: Bytes | undefined,
+): WebhookResult<WebhookSigned> {
   if (headers === null || typeof headers !== "object") {
     throw new KeyedError(
       "BAD_INPUT",
@@ -101,7 +141,7 @@ export function verifySlack(
   if (candidate === undefined) {
     return refuse("malformed_header", 'X-Slack-Signature must be "v0=" and 64 hex digits.');
   }
-  if (!anyMatches(keys, [ascii(`v0:${t}:`), data], [candidate])) {
+  if (!anyMatches(keys, [ascii(`v0:${t}:`), data], [candidate], firstTag)) {
     return refuse("signature_mismatch", "the X-Slack-Signature signature does not match.");
   }
   return checkClock(timestamp, clock) ?? { ok: true, timestamp };
@@ -112,7 +152,7 @@ export async function verifySlackRequest(
   secret: WebhookSecrets,
   request: HttpRequest,
   options?: RequestOptions,
-): Promise<RequestResult<{ readonly timestamp: number }>> {
+): Promise<RequestResult<WebhookSigned>> {
   secretKernels(secret);
   clockOptions(stripLimit(options), "verifySlackRequest");
   const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifySlackRequest");
@@ -122,5 +162,5 @@ export async function verifySlackRequest(
     signature: getHeader(headers, "x-slack-signature") as HeaderValue,
     timestamp: getHeader(headers, "x-slack-request-timestamp") as HeaderValue,
   };
-  return withBody(verifySlack(secret, read.body, slack, read.rest), read.body);
+  return withBody(await verifySlack(secret, read.body, slack, read.rest), read.body);
 }

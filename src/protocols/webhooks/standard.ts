@@ -3,29 +3,36 @@
  * `${webhook-id}.${webhook-timestamp}.${body}` under the base64 secret after "whsec_", sent as a
  * space-separated list of "v1,<base64>" entries.
  */
+
 import { type Bytes, bytesToBase64, utf8ToBytes } from "../../core/bytes.js";
 import { KeyedError } from "../../core/errors.js";
 import { describeType } from "../../core/options.js";
 import { isRefusal, refuse } from "../../core/result.js";
 import { nowSeconds, type TimeInput, toWholeSeconds } from "../../core/time.js";
+import type { HmacKernel } from "../../mac/hmac.js";
+import type { Keyset } from "../../safe/keyset.js";
 import type { HttpRequest } from "../http/body.js";
 import { assertHeaderSource, getHeader, type HeaderSource } from "../http/headers.js";
 import {
   anyMatches,
   bodyBytes,
   CLOCK_OPTIONS,
+  type Clock,
   checkClock,
   clockOptions,
   decodeBase64,
   headerValue,
   hmacSha256,
   parseTimestamp,
+  type ReplayOptions,
   type RequestOptions,
   type RequestResult,
   readForVerify,
   SHA256_BYTES,
+  type StandardWebhookSigned,
   secretKernel,
   secretKernels,
+  settle,
   stripLimit,
   type TimestampOptions,
   type WebhookBody,
@@ -38,16 +45,21 @@ import {
 
 /** The three headers of a Standard Webhooks message (a type, so that it is a HeaderSource). */
 export type StandardWebhookHeaders = {
+  /** The message id. */
   "webhook-id": string;
+  /** Unix seconds. */
   "webhook-timestamp": string;
+  /** Space-separated "v1,<base64>" entries. */
   "webhook-signature": string;
 };
 
+/** A message to sign with `signStandardWebhook`. */
 export interface StandardWebhookMessage {
   /** The message id (the receiver's idempotency key); no "." (spec: signature scheme). */
   id: string;
   /** When the message is signed: a Date or whole seconds since the epoch. Default: now. */
   timestamp?: TimeInput;
+  /** The body, exactly as it will be sent. */
   body: WebhookBody;
 }
 
@@ -66,7 +78,7 @@ function checkMessageId(id: string): boolean {
  * under the decoded secret, sent as "v1,<base64>". Returns the three headers to send.
  */
 export function signStandardWebhook(
-  secret: WebhookSecret,
+  secret: WebhookSecret | Keyset,
   message: StandardWebhookMessage,
 ): StandardWebhookHeaders {
   const kernel = secretKernel(secret, "secret", "standard");
@@ -106,11 +118,37 @@ export function verifyStandardWebhook(
   secret: WebhookSecrets,
   body: WebhookBody,
   headers: HeaderSource,
+  options: TimestampOptions & ReplayOptions,
+): Promise<WebhookResult<StandardWebhookSigned>>;
+export function verifyStandardWebhook(
+  secret: WebhookSecrets,
+  body: WebhookBody,
+  headers: HeaderSource,
   options?: TimestampOptions,
-): WebhookResult<{ readonly id: string; readonly timestamp: number }> {
+): WebhookResult<StandardWebhookSigned>;
+export function verifyStandardWebhook(
+  secret: WebhookSecrets,
+  body: WebhookBody,
+  headers: HeaderSource,
+  options?: TimestampOptions & Partial<ReplayOptions>,
+): WebhookResult<StandardWebhookSigned> | Promise<WebhookResult<StandardWebhookSigned>> {
   const keys = secretKernels(secret, "standard");
   const data = bodyBytes(body);
   const clock = clockOptions(options, "verifyStandardWebhook");
+  const result = checkStandardWebhook(keys, data, headers, clock);
+  // The message id is signed (it is in the signed content): the spec's idempotency key.
+  return settle(result, clock, () => {
+    const { id, timestamp } = result as StandardWebhookSigned;
+    return { id: `standard:${id}`, validFrom: timestamp, validUntil: timestamp + clock.tolerance };
+  });
+}
+
+function checkStandardWebhook(
+  keys: readonly HmacKernel[],
+  data: Bytes,
+  headers: HeaderSource,
+  clock: Clock,
+): WebhookResult<StandardWebhookSigned> {
   assertHeaderSource(headers);
   const id = oneHeader(headers, "webhook-id");
   if (typeof id !== "string") return id;
@@ -148,10 +186,13 @@ export async function verifyStandardWebhookRequest(
   secret: WebhookSecrets,
   request: HttpRequest,
   options?: RequestOptions,
-): Promise<RequestResult<{ readonly id: string; readonly timestamp: number }>> {
+): Promise<RequestResult<StandardWebhookSigned>> {
   secretKernels(secret, "standard");
   clockOptions(stripLimit(options), "verifyStandardWebhookRequest");
   const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifyStandardWebhookRequest");
   if (isRefusal(read)) return read;
-  return withBody(verifyStandardWebhook(secret, read.body, request.headers, read.rest), read.body);
+  return withBody(
+    await verifyStandardWebhook(secret, read.body, request.headers, read.rest),
+    read.body,
+  );
 }

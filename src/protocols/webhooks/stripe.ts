@@ -2,8 +2,11 @@
  * Stripe webhooks: `Stripe-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`, one v1
  * per active secret while a secret is rolled (Stripe Docs, "Check the webhook signatures").
  */
+
 import { type Bytes, bytesToHex } from "../../core/bytes.js";
 import { isRefusal, refuse } from "../../core/result.js";
+import type { HmacKernel } from "../../mac/hmac.js";
+import type { Keyset } from "../../safe/keyset.js";
 import type { HttpRequest } from "../http/body.js";
 import { getHeader, type HeaderValue } from "../http/headers.js";
 import {
@@ -11,12 +14,14 @@ import {
   ascii,
   bodyBytes,
   CLOCK_OPTIONS,
+  type Clock,
   checkClock,
   clockOptions,
   decodeHex,
   headerValue,
   hmacSha256,
   parseTimestamp,
+  type ReplayOptions,
   type RequestOptions,
   type RequestResult,
   readForVerify,
@@ -24,13 +29,16 @@ import {
   type SignTimestampOptions,
   secretKernel,
   secretKernels,
+  settle,
   signTimestamp,
   stripLimit,
   type TimestampOptions,
+  tagId,
   type WebhookBody,
   type WebhookResult,
   type WebhookSecret,
   type WebhookSecrets,
+  type WebhookSigned,
   withBody,
 } from "./common.js";
 
@@ -39,7 +47,7 @@ import {
  * endpoint secret ("whsec_…") used as its UTF-8 bytes, prefix included.
  */
 export function signStripe(
-  secret: WebhookSecret,
+  secret: WebhookSecret | Keyset,
   body: WebhookBody,
   options?: SignTimestampOptions,
 ): string {
@@ -58,11 +66,39 @@ export function verifyStripe(
   secret: WebhookSecrets,
   body: WebhookBody,
   header: HeaderValue,
+  options: TimestampOptions & ReplayOptions,
+): Promise<WebhookResult<WebhookSigned>>;
+export function verifyStripe(
+  secret: WebhookSecrets,
+  body: WebhookBody,
+  header: HeaderValue,
   options?: TimestampOptions,
-): WebhookResult<{ readonly timestamp: number }> {
+): WebhookResult<WebhookSigned>;
+export function verifyStripe(
+  secret: WebhookSecrets,
+  body: WebhookBody,
+  header: HeaderValue,
+  options?: TimestampOptions & Partial<ReplayOptions>,
+): WebhookResult<WebhookSigned> | Promise<WebhookResult<WebhookSigned>> {
   const keys = secretKernels(secret);
   const data = bodyBytes(body);
   const clock = clockOptions(options, "verifyStripe");
+  const firstTag = clock.replayStore === undefined ? undefined : new Uint8Array(SHA256_BYTES);
+  const result = checkStripe(keys, data, header, clock, firstTag);
+  return settle(result, clock, () => ({
+    id: tagId("stripe", firstTag as Bytes),
+    validFrom: (result as WebhookSigned).timestamp,
+    validUntil: (result as WebhookSigned).timestamp + clock.tolerance,
+  }));
+}
+
+function checkStripe(
+  keys: readonly HmacKernel[],
+  data: Bytes,
+  header: HeaderValue,
+  clock: Clock,
+  firstTag: Bytes | undefined,
+): WebhookResult<WebhookSigned> {
   const value = headerValue(header, "header", "Stripe-Signature");
   if (value === undefined) return refuse("missing_header", "no Stripe-Signature header.");
   if (isRefusal(value)) return value;
@@ -94,7 +130,7 @@ export function verifyStripe(
   const candidates = signatures
     .map((s) => decodeHex(s, SHA256_BYTES))
     .filter((c): c is Bytes => c !== undefined);
-  if (!anyMatches(keys, [ascii(`${t}.`), data], candidates)) {
+  if (!anyMatches(keys, [ascii(`${t}.`), data], candidates, firstTag)) {
     return refuse("signature_mismatch", "no v1 signature in Stripe-Signature matches.");
   }
   return checkClock(timestamp, clock) ?? { ok: true, timestamp };
@@ -105,11 +141,11 @@ export async function verifyStripeRequest(
   secret: WebhookSecrets,
   request: HttpRequest,
   options?: RequestOptions,
-): Promise<RequestResult<{ readonly timestamp: number }>> {
+): Promise<RequestResult<WebhookSigned>> {
   secretKernels(secret);
   clockOptions(stripLimit(options), "verifyStripeRequest");
   const read = await readForVerify(request, options, CLOCK_OPTIONS, "verifyStripeRequest");
   if (isRefusal(read)) return read;
   const header = getHeader(request.headers, "stripe-signature") as HeaderValue;
-  return withBody(verifyStripe(secret, read.body, header, read.rest), read.body);
+  return withBody(await verifyStripe(secret, read.body, header, read.rest), read.body);
 }
