@@ -21,6 +21,7 @@
 
 import { base64ToBytes } from "../core/bytes.js";
 import { FORCED_BACKEND } from "./native.js";
+import { wasmSimd } from "./wasm.js";
 import { WASM_BASE64 } from "./wasm/generated/blake3.js";
 
 /** fs.readSync's shape: reads into buffer[offset..offset + length) from file position `position`. */
@@ -356,7 +357,8 @@ parentPort.on("message", (job) => {
 
 /** node:worker_threads, node:fs and node:os where the runtime has them (Node ≥ 20.16), else undefined. */
 const nodeModules: NodeModules | undefined = (() => {
-  if (FORCED_BACKEND === "js" || typeof WebAssembly !== "object") return undefined;
+  // The kernel needs WebAssembly SIMD; without it the TypeScript kernel serves, on one thread.
+  if (FORCED_BACKEND === "js" || !wasmSimd) return undefined;
   if (typeof SharedArrayBuffer !== "function" || typeof Atomics !== "object") return undefined;
   const proc = (globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } })
     .process;
