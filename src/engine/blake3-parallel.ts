@@ -21,8 +21,8 @@
 
 import { base64ToBytes } from "../core/bytes.js";
 import { FORCED_BACKEND } from "./native.js";
-import { wasmSimd } from "./wasm.js";
 import { WASM_BASE64 } from "./wasm/generated/blake3.js";
+import { wasmSimd } from "./wasm.js";
 
 /** fs.readSync's shape: reads into buffer[offset..offset + length) from file position `position`. */
 type ReadSync = (
