@@ -38,6 +38,8 @@ const { equal, mac, randomBytes } = await import("../src/index.js");
 const webhooks = await import("../src/protocols/webhooks.js");
 const { wasmHmac } = await import("../src/engine/wasm.js");
 const { wasmBlake3 } = await import("../src/engine/wasm-blake3.js");
+const { blake3TreeSync } = await import("../src/engine/blake3-parallel.js");
+const { KEYED_HASH, keyWords } = await import("../src/hash/blake3.js");
 const { wasmKeccak } = await import("../src/engine/wasm-keccak.js");
 const { wasmSipHash } = await import("../src/mac/siphash.js");
 if (
@@ -251,10 +253,39 @@ function keyedKernelTargets(name: MacName, label: string, keyLength: number): Ta
   ];
 }
 
+/**
+ * The BLAKE3 kernel's subtree exports (startAt, absorbFrom, subtree, pushSubtree: what the threads
+ * of blake3Parallel run), timed on the calling thread alone (blake3TreeSync): 4 KiB + 100 B split
+ * into one-chunk subtrees, merged, then the last chunk and a 32-byte output; the key, then the
+ * message, fixed against random.
+ */
+function treeTargets(): Target<unknown>[] {
+  const message = randomBytes(4196);
+  const key = keyWords(randomBytes(32));
+  const out = new Uint8Array(32);
+  return [
+    fixedVsRandom(
+      "BLAKE3 keyed subtrees (4 KiB): key",
+      32,
+      4,
+      (k) => keyWords(k),
+      (words) => blake3TreeSync(words, KEYED_HASH, message, out, 32, 0),
+    ),
+    fixedVsRandom(
+      "BLAKE3 keyed subtrees (4 KiB): message",
+      4196,
+      4,
+      (m) => m,
+      (m) => blake3TreeSync(key, KEYED_HASH, m, out, 32, 0),
+    ),
+  ];
+}
+
 const wasmKernelTargets: Target<unknown>[] = [
   ...keyedKernelTargets("hmac-sha256", "HMAC-SHA256", 32),
   ...keyedKernelTargets("kmac128", "KMAC128", 32),
   ...keyedKernelTargets("blake3", "BLAKE3 keyed", 32),
+  ...treeTargets(),
   ...keyedKernelTargets("siphash-2-4-128", "SipHash-2-4-128", 16),
 ];
 

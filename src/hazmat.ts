@@ -6,6 +6,7 @@ export { type Aead, chacha20poly1305, xchacha20poly1305 } from "./aead/chacha20p
 export { AesKey, aesEncryptBlock } from "./cipher/aes.js";
 export { ChaCha20, chacha20, hchacha20 } from "./cipher/chacha20.js";
 export { Blake3, type Blake3Options, blake3 } from "./hash/blake3.js";
+export { type Blake3ParallelOptions, blake3File, blake3Parallel } from "./hash/blake3-parallel.js";
 export type { HashFunction, HashState } from "./hash/hash.js";
 export { HASH_FUNCTIONS, type HashName } from "./hash/index.js";
 export {

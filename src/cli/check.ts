@@ -9,7 +9,7 @@ import {
   resolveAlgorithm,
 } from "./args.js";
 import { CliError, describeFileError, EXIT_FAILED, EXIT_OK } from "./errors.js";
-import { checkStdinUse, chooseJobs, inspectInput } from "./inputs.js";
+import { checkStdinUse, chooseJobs, chooseTreeThreads, inspectInput } from "./inputs.js";
 import type { Context } from "./io.js";
 import type { Job } from "./job.js";
 import { checkMacKey, keyUsesStdin, loadKey } from "./keys.js";
@@ -46,7 +46,8 @@ Options:
       --ignore-missing   skip listed files that do not exist
   -q, --quiet            no line for files that are OK
       --status           print nothing; the exit status tells
-  -j, --jobs N           worker threads (default: one per file, up to the number of cores)
+  -j, --jobs N           worker threads (default: one per file, up to the number of cores;
+                         one BLAKE3 file of 64 MiB or more: every core)
       --no-progress      no progress bar (it shows on a terminal for inputs over 64 MiB)
   -h, --help             this help
 
@@ -205,6 +206,7 @@ export async function checkCommand(argv: string[], context: Context): Promise<nu
   let total = 0;
   for (const entry of entries) total += inspectInput(entry.name).size ?? 0;
   const jobs = chooseJobs(values.jobs, entries.length, total);
+  const treeThreads = chooseTreeThreads(values.jobs);
   const progress = new Progress(process.stderr, { total, enabled: !values["no-progress"] });
   const list: Job[] = entries.map((entry, index) => ({
     index,
@@ -224,7 +226,8 @@ export async function checkCommand(argv: string[], context: Context): Promise<nu
   let unreadable = 0;
   let missing = 0;
   try {
-    await runJobs(list, { jobs, onBytes: (bytes) => progress.add(bytes) }, (outcome) => {
+    const onBytes = (bytes: number) => progress.add(bytes);
+    await runJobs(list, { jobs, treeThreads, onBytes }, (outcome) => {
       progress.finish();
       const name = entries[outcome.index].name;
       if (outcome.kind === "error") {

@@ -59,6 +59,15 @@ export function chooseJobs(jobsFlag: string | undefined, files: number, total: n
 }
 
 /**
+ * Threads for one large BLAKE3 file (the tree split across them): --jobs N when given, else every
+ * available core.
+ */
+export function chooseTreeThreads(jobsFlag: string | undefined): number {
+  if (jobsFlag !== undefined) return parseInteger("--jobs", jobsFlag, 1, 256);
+  return availableParallelism();
+}
+
+/**
  * Checks the uses of stdin: at most one "-", and none when stdin already carries something else
  * (`takenBy`: "--key-stdin reads the key", …).
  */

@@ -21,6 +21,8 @@ export interface RunOptions {
   onBytes?: ((bytes: number) => void) | undefined;
   /** Worker threads even for jobs = 1 (keyed bench --files compares like with like). */
   alwaysThreads?: boolean | undefined;
+  /** Threads for one large BLAKE3 file, when files run on the main thread (job.ts, treeJob). */
+  treeThreads?: number | undefined;
 }
 
 /** Calls `emit` with outcomes in index order (0, 1, 2, …) as soon as each is next in line. */
@@ -52,7 +54,7 @@ export async function runJobs(
   const files = list.filter((job) => job.path !== "-");
   const workerCount = WORKERS_AVAILABLE ? Math.min(options.jobs, files.length) : 1;
   if (workerCount === 0 || (workerCount === 1 && !(options.alwaysThreads && WORKERS_AVAILABLE))) {
-    for (const job of list) done(await runJob(job, buffers, onBytes));
+    for (const job of list) done(await runJob(job, buffers, onBytes, options.treeThreads));
     return;
   }
 

@@ -11,6 +11,7 @@ import { CliError, EXIT_OK, EXIT_USAGE } from "./errors.js";
 import {
   checkStdinUse,
   chooseJobs,
+  chooseTreeThreads,
   expandDirectories,
   inspectInput,
   knownTotal,
@@ -50,8 +51,9 @@ Options:
                          and b3sum print them (keyed check -a ALGORITHM reads them back)
       --base64           tags in base64 instead of hex
       --json             one JSON object per line: {"file","algorithm","tag","encoding"}
-  -j, --jobs N           worker threads for several files (default: one per file, up to
-                         the number of cores; small inputs stay on the main thread)
+  -j, --jobs N           worker threads for several files, or for one BLAKE3 file of
+                         64 MiB or more (default: one per file, up to the number of
+                         cores; small inputs stay on the main thread)
       --no-progress      no progress bar (it shows on a terminal for inputs over 64 MiB)
   -h, --help             this help
 
@@ -128,12 +130,14 @@ export async function tagCommand(argv: string[], context: Context): Promise<numb
   if (algorithm !== undefined) checkMacKey(algorithm, key, { allowShortKeys: spec.allowShortKeys });
   const total = knownTotal(readable);
   const jobs = chooseJobs(values.jobs, readable.length, total);
+  const treeThreads = chooseTreeThreads(values.jobs);
   const encoding: TagEncoding = values.base64 ? "base64" : "hex";
   const progress = new Progress(process.stderr, { total, enabled: !values["no-progress"] });
   const list: Job[] = readable.map((input, index) => ({ index, path: input.path, spec }));
 
   try {
-    await runJobs(list, { jobs, onBytes: (bytes) => progress.add(bytes) }, (outcome) => {
+    const onBytes = (bytes: number) => progress.add(bytes);
+    await runJobs(list, { jobs, treeThreads, onBytes }, (outcome) => {
       progress.finish();
       const name = list[outcome.index].path;
       if (outcome.kind === "error") {

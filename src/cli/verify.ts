@@ -9,7 +9,7 @@ import {
   resolveAlgorithm,
 } from "./args.js";
 import { CliError, EXIT_FAILED, EXIT_OK, EXIT_USAGE } from "./errors.js";
-import { checkStdinUse, inspectInput } from "./inputs.js";
+import { checkStdinUse, chooseTreeThreads, inspectInput } from "./inputs.js";
 import type { Context } from "./io.js";
 import { checkMacKey, keyUsesStdin, loadKey } from "./keys.js";
 import { KEYSET_LABEL, KEYSET_OPTION, keysetFromFlags } from "./keyset.js";
@@ -36,6 +36,7 @@ Options:
       --tag TAG          the expected tag (for GMAC and ChaCha20-Poly1305: nonce || tag)
       --allow-short-tags verify 64-bit SipHash tags (guessable: see the manual)
   -q, --quiet            print nothing; the exit status tells
+  -j, --jobs N           threads for a BLAKE3 file of 64 MiB or more (default: every core)
       --no-progress      no progress bar (it shows on a terminal for inputs over 64 MiB)
   -h, --help             this help
 
@@ -58,6 +59,7 @@ export async function verifyCommand(argv: string[], context: Context): Promise<n
       tag: { type: "string" },
       "allow-short-tags": { type: "boolean" },
       quiet: { type: "boolean", short: "q" },
+      jobs: { type: "string", short: "j" },
       "no-progress": { type: "boolean" },
     },
   });
@@ -129,7 +131,9 @@ export async function verifyCommand(argv: string[], context: Context): Promise<n
       keyset: keyset?.spec,
     } as const;
     const list = [{ index: 0, path, spec, expected }];
-    await runJobs(list, { jobs: 1, onBytes: (bytes) => progress.add(bytes) }, (outcome) => {
+    const treeThreads = chooseTreeThreads(values.jobs);
+    const onBytes = (bytes: number) => progress.add(bytes);
+    await runJobs(list, { jobs: 1, treeThreads, onBytes }, (outcome) => {
       progress.finish();
       if (outcome.kind === "error") {
         context.warn(outcome.message);

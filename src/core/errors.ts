@@ -65,7 +65,9 @@ export type KeyedErrorCode =
    * its timeout, failed, or answered something it should not. The input was refused, never
    * accepted; keyed tries the store again on the next call.
    */
-  | "STORE_UNAVAILABLE";
+  | "STORE_UNAVAILABLE"
+  /** A function this runtime cannot serve (blake3File where there is no node:fs). */
+  | "UNAVAILABLE";
 
 /** The error keyed throws for bad input and misuse; `code` is stable, the message says what is accepted. */
 export class KeyedError extends Error {

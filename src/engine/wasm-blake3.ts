@@ -196,6 +196,6 @@ redactKeyMaterial(WasmBlake3);
 const loadKernels = kernelLoader<Blake3Exports>(WASM_BASE64, BLAKE3_STATE_SIZE);
 /**
  * The BLAKE3 module, or undefined where WebAssembly (SIMD) is unavailable or js is forced. At
- * 12.7 KB it may still be compiling in the background on Chrome's main thread (see kernelLoader).
+ * 13.1 KB it may still be compiling in the background on Chrome's main thread (see kernelLoader).
  */
 export const wasmBlake3 = wrappedLoader(loadKernels, (kernels) => new WasmBlake3(kernels));

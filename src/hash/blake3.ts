@@ -434,9 +434,18 @@ export function contextKeyWords(context: string): Int32Array {
   return words;
 }
 
-/** BLAKE3 of `message`: hash, keyed_hash (`key`) or derive_key (`context`), `length` bytes. */
-export function blake3(message: Bytes, options: Blake3Options = {}): Bytes {
-  assertBytes(message, "message");
+/** A mode of BLAKE3 from `Blake3Options`: its key words (undefined: the IV), flag and output length. */
+export interface Blake3Mode {
+  key: Int32Array | undefined;
+  flags: number;
+  length: number;
+}
+
+/**
+ * Checks `options` as `blake3()` takes them and returns the mode: keyed_hash's key words, derive_key's
+ * context key, or plain hashing. The caller zeroes `key` when done.
+ */
+export function blake3Mode(options: Blake3Options): Blake3Mode {
   if (options === null || typeof options !== "object") {
     throw new KeyedError("BAD_INPUT", "options must be an object { key?, context?, length? }.");
   }
@@ -444,7 +453,6 @@ export function blake3(message: Bytes, options: Blake3Options = {}): Bytes {
   if (options.key !== undefined && options.context !== undefined) {
     throw new KeyedError("BAD_INPUT", "give key (keyed_hash) or context (derive_key), not both.");
   }
-  const out = new Uint8Array(length);
   if (options.key !== undefined) {
     assertBytes(options.key, "options.key");
     if (options.key.length !== 32) {
@@ -453,21 +461,26 @@ export function blake3(message: Bytes, options: Blake3Options = {}): Bytes {
         `BLAKE3 keyed_hash takes a 32-byte key; got ${options.key.length}.`,
       );
     }
-    const key = keyWords(options.key);
-    blake3Into(key, KEYED_HASH, message, out, length);
-    key.fill(0);
-  } else if (options.context !== undefined) {
+    return { key: keyWords(options.key), flags: KEYED_HASH, length };
+  }
+  if (options.context !== undefined) {
     if (typeof options.context !== "string") {
       throw new KeyedError(
         "BAD_INPUT",
         "options.context must be a string (a hard-coded, globally unique context).",
       );
     }
-    const key = contextKeyWords(options.context);
-    blake3Into(key, DERIVE_KEY_MATERIAL, message, out, length);
-    key.fill(0);
-  } else {
-    blake3Into(undefined, 0, message, out, length);
+    return { key: contextKeyWords(options.context), flags: DERIVE_KEY_MATERIAL, length };
   }
+  return { key: undefined, flags: 0, length };
+}
+
+/** BLAKE3 of `message`: hash, keyed_hash (`key`) or derive_key (`context`), `length` bytes. */
+export function blake3(message: Bytes, options: Blake3Options = {}): Bytes {
+  assertBytes(message, "message");
+  const mode = blake3Mode(options);
+  const out = new Uint8Array(mode.length);
+  blake3Into(mode.key, mode.flags, message, out, mode.length);
+  mode.key?.fill(0);
   return out;
 }

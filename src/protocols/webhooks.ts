@@ -28,11 +28,13 @@ export type { HeaderSource, HeaderValue } from "./http/headers.js";
 export {
   PreparedWebhookKeys,
   preparedWebhookKeys,
+  type ReplayOptions,
   type RequestOptions,
   type RequestResult,
   type SignTimestampOptions,
   type StandardWebhookSigned,
   type TimestampOptions,
+  type VerifyOptions,
   type WebhookBody,
   type WebhookFailure,
   type WebhookRefusal,
@@ -41,7 +43,12 @@ export {
   type WebhookSecrets,
   type WebhookSigned,
 } from "./webhooks/common.js";
-export { signGitHub, verifyGitHub, verifyGitHubRequest } from "./webhooks/github.js";
+export {
+  type GitHubVerifyOptions,
+  signGitHub,
+  verifyGitHub,
+  verifyGitHubRequest,
+} from "./webhooks/github.js";
 export {
   type SlackHeaders,
   type SlackSignature,

@@ -38,7 +38,8 @@ const S_ROOT_FLAGS: usize = 60; // and flags; its chaining value and block repla
 const S_CV: usize = 64; // the current chunk's chaining value (8 words)
 const S_BLOCK: usize = 96; // its buffered block (64 bytes; zero past the buffered length)
 const S_STACK: usize = 160; // subtree chaining values (section 5.1.2), 54 × 32 bytes
-// 160 + 54 × 32 = 1888 bytes, in slots of 1920 (BLAKE3_STATE_SIZE in src/engine/wasm-blake3.ts).
+const S_BASE: usize = 1888; // u64: the counter of chunk 0, when the state hashes a subtree (startAt)
+// 1888 + 8 = 1896 bytes, in slots of 1920 (BLAKE3_STATE_SIZE in src/engine/wasm-blake3.ts).
 
 // Flags (section 2.1).
 const CHUNK_START: u32 = 1;
@@ -83,15 +84,11 @@ function zeroBytes(at: usize, n: usize): void {
 // --- the compression function (section 2.2), one block --------------------------------------------
 
 // Rotations right: by 16 and 8 a byte permutation, by 12 and 7 two shifts and an OR. V8 (x64)
-// makes i8x16.shuffle a pshufb whose mask it rebuilds from immediates every time, but a swizzle
-// by a constant one pshufb on a mask it keeps in a register: measured, swizzle wins everywhere but
-// for rot16 in the four-lane code, where a second mask register costs more spills than the
-// pshuflw/pshufhw pair V8 picks for the shuffle saves.
+// makes i8x16.shuffle a pshufb whose mask it rebuilds from immediates every time (or, for rot16,
+// a pshuflw/pshufhw pair), but a swizzle by a constant one pshufb: measured in the four-lane code
+// on Zen 5 (Node 20), swizzles for both rotations are 2-3% faster than a shuffle for rot16.
 @inline function rot16(x: v128): v128 {
   return i8x16.swizzle(x, i8x16(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
-}
-@inline function rot16Shuffle(x: v128): v128 {
-  return i8x16.shuffle(x, x, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
 }
 @inline function rot8(x: v128): v128 {
   return i8x16.swizzle(x, i8x16(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12));
@@ -280,7 +277,7 @@ function hash4(
     let v15 = i32x4.splat(<i32>f);
     // Round 1.
     v0 = add3(v0, v4, w(0)); v1 = add3(v1, v5, w(2)); v2 = add3(v2, v6, w(4)); v3 = add3(v3, v7, w(6));
-    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v12 = rot16(v128.xor(v12, v0)); v13 = rot16(v128.xor(v13, v1)); v14 = rot16(v128.xor(v14, v2)); v15 = rot16(v128.xor(v15, v3));
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
     v0 = add3(v0, v4, w(1)); v1 = add3(v1, v5, w(3)); v2 = add3(v2, v6, w(5)); v3 = add3(v3, v7, w(7));
@@ -288,7 +285,7 @@ function hash4(
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
     v0 = add3(v0, v5, w(8)); v1 = add3(v1, v6, w(10)); v2 = add3(v2, v7, w(12)); v3 = add3(v3, v4, w(14));
-    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v15 = rot16(v128.xor(v15, v0)); v12 = rot16(v128.xor(v12, v1)); v13 = rot16(v128.xor(v13, v2)); v14 = rot16(v128.xor(v14, v3));
     v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
     v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
     v0 = add3(v0, v5, w(9)); v1 = add3(v1, v6, w(11)); v2 = add3(v2, v7, w(13)); v3 = add3(v3, v4, w(15));
@@ -297,7 +294,7 @@ function hash4(
     v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
     // Round 2.
     v0 = add3(v0, v4, w(2)); v1 = add3(v1, v5, w(3)); v2 = add3(v2, v6, w(7)); v3 = add3(v3, v7, w(4));
-    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v12 = rot16(v128.xor(v12, v0)); v13 = rot16(v128.xor(v13, v1)); v14 = rot16(v128.xor(v14, v2)); v15 = rot16(v128.xor(v15, v3));
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
     v0 = add3(v0, v4, w(6)); v1 = add3(v1, v5, w(10)); v2 = add3(v2, v6, w(0)); v3 = add3(v3, v7, w(13));
@@ -305,7 +302,7 @@ function hash4(
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
     v0 = add3(v0, v5, w(1)); v1 = add3(v1, v6, w(12)); v2 = add3(v2, v7, w(9)); v3 = add3(v3, v4, w(15));
-    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v15 = rot16(v128.xor(v15, v0)); v12 = rot16(v128.xor(v12, v1)); v13 = rot16(v128.xor(v13, v2)); v14 = rot16(v128.xor(v14, v3));
     v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
     v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
     v0 = add3(v0, v5, w(11)); v1 = add3(v1, v6, w(5)); v2 = add3(v2, v7, w(14)); v3 = add3(v3, v4, w(8));
@@ -314,7 +311,7 @@ function hash4(
     v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
     // Round 3.
     v0 = add3(v0, v4, w(3)); v1 = add3(v1, v5, w(10)); v2 = add3(v2, v6, w(13)); v3 = add3(v3, v7, w(7));
-    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v12 = rot16(v128.xor(v12, v0)); v13 = rot16(v128.xor(v13, v1)); v14 = rot16(v128.xor(v14, v2)); v15 = rot16(v128.xor(v15, v3));
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
     v0 = add3(v0, v4, w(4)); v1 = add3(v1, v5, w(12)); v2 = add3(v2, v6, w(2)); v3 = add3(v3, v7, w(14));
@@ -322,7 +319,7 @@ function hash4(
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
     v0 = add3(v0, v5, w(6)); v1 = add3(v1, v6, w(9)); v2 = add3(v2, v7, w(11)); v3 = add3(v3, v4, w(8));
-    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v15 = rot16(v128.xor(v15, v0)); v12 = rot16(v128.xor(v12, v1)); v13 = rot16(v128.xor(v13, v2)); v14 = rot16(v128.xor(v14, v3));
     v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
     v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
     v0 = add3(v0, v5, w(5)); v1 = add3(v1, v6, w(0)); v2 = add3(v2, v7, w(15)); v3 = add3(v3, v4, w(1));
@@ -331,7 +328,7 @@ function hash4(
     v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
     // Round 4.
     v0 = add3(v0, v4, w(10)); v1 = add3(v1, v5, w(12)); v2 = add3(v2, v6, w(14)); v3 = add3(v3, v7, w(13));
-    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v12 = rot16(v128.xor(v12, v0)); v13 = rot16(v128.xor(v13, v1)); v14 = rot16(v128.xor(v14, v2)); v15 = rot16(v128.xor(v15, v3));
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
     v0 = add3(v0, v4, w(7)); v1 = add3(v1, v5, w(9)); v2 = add3(v2, v6, w(3)); v3 = add3(v3, v7, w(15));
@@ -339,7 +336,7 @@ function hash4(
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
     v0 = add3(v0, v5, w(4)); v1 = add3(v1, v6, w(11)); v2 = add3(v2, v7, w(5)); v3 = add3(v3, v4, w(1));
-    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v15 = rot16(v128.xor(v15, v0)); v12 = rot16(v128.xor(v12, v1)); v13 = rot16(v128.xor(v13, v2)); v14 = rot16(v128.xor(v14, v3));
     v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
     v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
     v0 = add3(v0, v5, w(0)); v1 = add3(v1, v6, w(2)); v2 = add3(v2, v7, w(8)); v3 = add3(v3, v4, w(6));
@@ -348,7 +345,7 @@ function hash4(
     v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
     // Round 5.
     v0 = add3(v0, v4, w(12)); v1 = add3(v1, v5, w(9)); v2 = add3(v2, v6, w(15)); v3 = add3(v3, v7, w(14));
-    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v12 = rot16(v128.xor(v12, v0)); v13 = rot16(v128.xor(v13, v1)); v14 = rot16(v128.xor(v14, v2)); v15 = rot16(v128.xor(v15, v3));
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
     v0 = add3(v0, v4, w(13)); v1 = add3(v1, v5, w(11)); v2 = add3(v2, v6, w(10)); v3 = add3(v3, v7, w(8));
@@ -356,7 +353,7 @@ function hash4(
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
     v0 = add3(v0, v5, w(7)); v1 = add3(v1, v6, w(5)); v2 = add3(v2, v7, w(0)); v3 = add3(v3, v4, w(6));
-    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v15 = rot16(v128.xor(v15, v0)); v12 = rot16(v128.xor(v12, v1)); v13 = rot16(v128.xor(v13, v2)); v14 = rot16(v128.xor(v14, v3));
     v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
     v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
     v0 = add3(v0, v5, w(2)); v1 = add3(v1, v6, w(3)); v2 = add3(v2, v7, w(1)); v3 = add3(v3, v4, w(4));
@@ -365,7 +362,7 @@ function hash4(
     v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
     // Round 6.
     v0 = add3(v0, v4, w(9)); v1 = add3(v1, v5, w(11)); v2 = add3(v2, v6, w(8)); v3 = add3(v3, v7, w(15));
-    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v12 = rot16(v128.xor(v12, v0)); v13 = rot16(v128.xor(v13, v1)); v14 = rot16(v128.xor(v14, v2)); v15 = rot16(v128.xor(v15, v3));
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
     v0 = add3(v0, v4, w(14)); v1 = add3(v1, v5, w(5)); v2 = add3(v2, v6, w(12)); v3 = add3(v3, v7, w(1));
@@ -373,7 +370,7 @@ function hash4(
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
     v0 = add3(v0, v5, w(13)); v1 = add3(v1, v6, w(0)); v2 = add3(v2, v7, w(2)); v3 = add3(v3, v4, w(4));
-    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v15 = rot16(v128.xor(v15, v0)); v12 = rot16(v128.xor(v12, v1)); v13 = rot16(v128.xor(v13, v2)); v14 = rot16(v128.xor(v14, v3));
     v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
     v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
     v0 = add3(v0, v5, w(3)); v1 = add3(v1, v6, w(10)); v2 = add3(v2, v7, w(6)); v3 = add3(v3, v4, w(7));
@@ -382,7 +379,7 @@ function hash4(
     v5 = rot7(v128.xor(v5, v10)); v6 = rot7(v128.xor(v6, v11)); v7 = rot7(v128.xor(v7, v8)); v4 = rot7(v128.xor(v4, v9));
     // Round 7.
     v0 = add3(v0, v4, w(11)); v1 = add3(v1, v5, w(5)); v2 = add3(v2, v6, w(1)); v3 = add3(v3, v7, w(8));
-    v12 = rot16Shuffle(v128.xor(v12, v0)); v13 = rot16Shuffle(v128.xor(v13, v1)); v14 = rot16Shuffle(v128.xor(v14, v2)); v15 = rot16Shuffle(v128.xor(v15, v3));
+    v12 = rot16(v128.xor(v12, v0)); v13 = rot16(v128.xor(v13, v1)); v14 = rot16(v128.xor(v14, v2)); v15 = rot16(v128.xor(v15, v3));
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot12(v128.xor(v4, v8)); v5 = rot12(v128.xor(v5, v9)); v6 = rot12(v128.xor(v6, v10)); v7 = rot12(v128.xor(v7, v11));
     v0 = add3(v0, v4, w(15)); v1 = add3(v1, v5, w(0)); v2 = add3(v2, v6, w(9)); v3 = add3(v3, v7, w(6));
@@ -390,7 +387,7 @@ function hash4(
     v8 = i32x4.add(v8, v12); v9 = i32x4.add(v9, v13); v10 = i32x4.add(v10, v14); v11 = i32x4.add(v11, v15);
     v4 = rot7(v128.xor(v4, v8)); v5 = rot7(v128.xor(v5, v9)); v6 = rot7(v128.xor(v6, v10)); v7 = rot7(v128.xor(v7, v11));
     v0 = add3(v0, v5, w(14)); v1 = add3(v1, v6, w(2)); v2 = add3(v2, v7, w(3)); v3 = add3(v3, v4, w(7));
-    v15 = rot16Shuffle(v128.xor(v15, v0)); v12 = rot16Shuffle(v128.xor(v12, v1)); v13 = rot16Shuffle(v128.xor(v13, v2)); v14 = rot16Shuffle(v128.xor(v14, v3));
+    v15 = rot16(v128.xor(v15, v0)); v12 = rot16(v128.xor(v12, v1)); v13 = rot16(v128.xor(v13, v2)); v14 = rot16(v128.xor(v14, v3));
     v10 = i32x4.add(v10, v15); v11 = i32x4.add(v11, v12); v8 = i32x4.add(v8, v13); v9 = i32x4.add(v9, v14);
     v5 = rot12(v128.xor(v5, v10)); v6 = rot12(v128.xor(v6, v11)); v7 = rot12(v128.xor(v7, v8)); v4 = rot12(v128.xor(v4, v9));
     v0 = add3(v0, v5, w(10)); v1 = add3(v1, v6, w(12)); v2 = add3(v2, v7, w(4)); v3 = add3(v3, v4, w(13));
@@ -456,6 +453,7 @@ function pushChunk(st: usize, cv: usize): void {
   store<u64>(st, 0, S_BLOCKS);
   store<u64>(st, 0, S_COUNTER);
   store<u64>(st, 0, S_ROOT_LEN);
+  store<u64>(st, 0, S_BASE);
 }
 
 /** Back to an empty message under the state's key and mode. */
@@ -468,6 +466,8 @@ export function reset(st: usize): void {
 /** Absorbs `len` bytes at p into state st (section 5.1.1: chunk state; 5.1.2: the stack). */
 function absorbAt(st: usize, p: usize, len: usize): void {
   const flags = load<u32>(st + S_FLAGS);
+  // Chunk counters are base + the state's count; its stack merges by the count alone (startAt).
+  const base = load<u64>(st + S_BASE);
   const cv = st + S_CV;
   const buffer = st + S_BLOCK;
   let blockLen = load<u32>(st + S_BLOCK_LEN);
@@ -477,7 +477,7 @@ function absorbAt(st: usize, p: usize, len: usize): void {
     if (blockLen == 64) {
       // A buffered full block with more input to come: compress it, and finish a full chunk.
       const end = blocks == 15 ? CHUNK_END : 0;
-      compress(cv, buffer, load<u64>(st + S_COUNTER), 64, flags | startFlag(blocks) | end, cv, false);
+      compress(cv, buffer, base + load<u64>(st + S_COUNTER), 64, flags | startFlag(blocks) | end, cv, false);
       zero64(buffer);
       blocks++;
       blockLen = 0;
@@ -498,7 +498,7 @@ function absorbAt(st: usize, p: usize, len: usize): void {
         // A 16-chunk subtree: its chunks four at a time, then its two lowest levels of parents
         // four at a time (merging CVS in place), leaving four 4-chunk subtrees to push.
         for (let i: usize = 0; i < 4; i++) {
-          hash4(st, p + (i << 12), 1024, 16, counter + (i << 2), 1, flags, CHUNK_START, CHUNK_END, 4, CVS + (i << 7));
+          hash4(st, p + (i << 12), 1024, 16, base + counter + (i << 2), 1, flags, CHUNK_START, CHUNK_END, 4, CVS + (i << 7));
         }
         const parent = flags | PARENT;
         hash4(st, CVS, 64, 1, 0, 0, parent, 0, 0, 4, CVS);
@@ -509,7 +509,7 @@ function absorbAt(st: usize, p: usize, len: usize): void {
         p += 16384;
         len -= 16384;
       } else if (lanes >= 2) {
-        hash4(st, p, 1024, 16, counter, 1, flags, CHUNK_START, CHUNK_END, lanes, CVS);
+        hash4(st, p, 1024, 16, base + counter, 1, flags, CHUNK_START, CHUNK_END, lanes, CVS);
         for (let i: usize = 0; i < lanes; i++) pushCv(st, CVS + (i << 5), counter + i);
         store<u64>(st + S_COUNTER, counter + lanes);
         p += lanes << 10;
@@ -517,7 +517,7 @@ function absorbAt(st: usize, p: usize, len: usize): void {
       } else {
         for (let b: usize = 0; b < 1024; b += 64) {
           const f = flags | (b == 0 ? CHUNK_START : 0) | (b == 960 ? CHUNK_END : 0);
-          compress(cv, p + b, counter, 64, f, cv, false);
+          compress(cv, p + b, base + counter, 64, f, cv, false);
         }
         pushChunk(st, cv);
         copy32(cv, st + S_KEY);
@@ -528,7 +528,7 @@ function absorbAt(st: usize, p: usize, len: usize): void {
     }
     if (blockLen == 0) {
       // Whole blocks straight from the input, keeping the chunk's last block buffered.
-      const counter = load<u64>(st + S_COUNTER);
+      const counter = base + load<u64>(st + S_COUNTER);
       for (; len > 64 && blocks < 15; blocks++, p += 64, len -= 64) {
         compress(cv, p, counter, 64, flags | startFlag(blocks), cv, false);
       }
@@ -574,7 +574,7 @@ function finalize(st: usize): void {
     const counter = load<u64>(st + S_COUNTER);
     mergeStack(st, counter);
     size = <usize>load<u32>(st + S_STACK_SIZE);
-    compress(cv, buffer, counter, blockLen, chunkFlags, buffer + 32, false);
+    compress(cv, buffer, load<u64>(st + S_BASE) + counter, blockLen, chunkFlags, buffer + 32, false);
     copy32(buffer, st + S_STACK + ((size - 1) << 5));
     size--;
   } else {
@@ -634,4 +634,46 @@ export function hash(st: usize, len: usize, outLen: usize): void {
   zeroBytes(MSG, len);
   finish(st, outLen);
   clear(st);
+}
+
+// --- subtrees hashed apart (src/engine/blake3-parallel.ts) ----------------------------------------
+//
+// BLAKE3 is a tree (section 2.1, 5.1): a complete subtree of 2^k chunks whose first chunk is a
+// multiple of 2^k has a chaining value that depends on its chunks and their counters only, so
+// threads can hash subtrees apart (startAt, absorbFrom, subtree) and one state merges their
+// chaining values in order (pushSubtree) before absorbing the last chunk and finishing as usual.
+
+/** Back to an empty message whose chunk 0 is chunk `hi·2^32 + lo` of the whole input. */
+export function startAt(st: usize, lo: u32, hi: u32): void {
+  reset(st);
+  store<u64>(st + S_BASE, (<u64>hi << 32) | <u64>lo);
+}
+
+/** Absorbs `len` bytes at p, anywhere in memory (a thread's own read buffer). */
+export function absorbFrom(st: usize, p: usize, len: usize): void {
+  absorbAt(st, p, len);
+}
+
+/**
+ * After startAt and a whole complete subtree: its chaining value, the top node compressed
+ * without ROOT (it is an inner node of the whole tree), to OUT[0..32); then clears the state.
+ */
+export function subtree(st: usize): void {
+  finalize(st);
+  const flags = load<u32>(st + S_ROOT_FLAGS);
+  // A one-chunk subtree's node is that chunk, with its own counter; a parent's counter is 0.
+  const counter = (flags & PARENT) != 0 ? 0 : load<u64>(st + S_BASE);
+  compress(st + S_CV, st + S_BLOCK, counter, load<u32>(st + S_ROOT_LEN), flags, OUT, false);
+  clear(st);
+}
+
+/**
+ * Pushes the chaining value at MSG[0..32) of the complete subtree of 2^log2 chunks that starts
+ * at the state's next chunk, `hi·2^32 + lo` (the state is at a chunk boundary), and zeroes it.
+ */
+export function pushSubtree(st: usize, lo: u32, hi: u32, log2: u32): void {
+  const counter = (<u64>hi << 32) | <u64>lo;
+  pushCv(st, MSG, counter);
+  store<u64>(st + S_COUNTER, counter + (<u64>1 << log2));
+  zero64(MSG);
 }
