@@ -20,7 +20,7 @@ import {
   createSHA512,
   type IHasher,
 } from "hash-wasm";
-import { wasmHmac } from "../src/engine/wasm.js";
+import { wasmHmac } from "../src/engine/wasm-hmac.js";
 import { mac } from "../src/index.js";
 import {
   type BenchCase,
@@ -122,6 +122,8 @@ export const hmacSuite: Suite = {
   notes: engineNote(
     ["hmac-sha256", "hmac-sha512", "hmac-sha1", "hmac-sha3"],
     "the keyed rows",
-    wasmHmac() === undefined ? undefined : "keyed's WebAssembly HMAC kernels (src/engine/wasm.ts)",
+    wasmHmac() === undefined
+      ? undefined
+      : "keyed's WebAssembly HMAC kernels (src/engine/wasm-hmac.ts)",
   ),
 };

@@ -36,10 +36,10 @@ const backend = process.env.KEYED_BACKEND;
 const { AesKey, Ghash, gmac, poly1305 } = await import("../src/hazmat.js");
 const { equal, mac, randomBytes } = await import("../src/index.js");
 const webhooks = await import("../src/protocols/webhooks.js");
-const { wasmHmac } = await import("../src/engine/wasm.js");
+const { wasmHmac } = await import("../src/engine/wasm-hmac.js");
 const { wasmBlake3 } = await import("../src/engine/wasm-blake3.js");
 const { wasmKeccak } = await import("../src/engine/wasm-keccak.js");
-const { wasmSipHash } = await import("../src/mac/siphash.js");
+const { wasmSipHash } = await import("../src/engine/wasm-siphash.js");
 if (
   backend === "wasm" &&
   [wasmHmac(), wasmBlake3(), wasmKeccak(), wasmSipHash()].some((k) => k === undefined)

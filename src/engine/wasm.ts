@@ -12,7 +12,6 @@
 import { base64ToBytes } from "../core/bytes.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { FORCED_BACKEND } from "./native.js";
-import { WASM_BASE64 as HMAC_WASM } from "./wasm/generated/hmac.js";
 
 /**
  * Live key slots per module, at most. FinalizationRegistry frees the slots of keys dropped without
@@ -184,19 +183,3 @@ export function wrappedLoader<E extends KernelExports, W>(
     return wrapped;
   };
 }
-
-// --- HMAC (src/engine/wasm/assembly/hmac.ts) -----------------------------------------------------
-
-export interface HmacExports extends KernelExports {
-  hmac_sha1(slot: number, length: number): void;
-  hmac_sha256(slot: number, length: number, digestLength: number): void;
-  hmac_sha512(slot: number, length: number, digestLength: number): void;
-}
-
-/** Bytes per HMAC key slot: the inner and outer chaining values of SHA-512 (2 × 64). */
-export const SLOT_SIZE = 128;
-
-export type WasmHmac = WasmKernels<HmacExports>;
-
-/** The HMAC kernels, or undefined where WebAssembly is unavailable or another backend is forced. */
-export const wasmHmac = kernelLoader<HmacExports>(HMAC_WASM, SLOT_SIZE);

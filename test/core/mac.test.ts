@@ -306,13 +306,23 @@ describe("destroy()", () => {
   });
   it("overwrites the key-derived state with zeros", () => {
     const m = mac("hmac-sha512", key) as PreparedMac;
-    // The hash states are made when a second message needs them (a first one may go to node:crypto).
+    // The key-derived values are made when a second message needs them (a first one may go to
+    // node:crypto): the pad blocks on every backend, and the hash states where keyed's own
+    // kernels compute (node:crypto's one-shot hashes start from the pad blocks alone).
     m.tag(message);
     m.tag(message);
-    const kernel = m.kernel as unknown as {
-      states: Record<"inner" | "outer", { state: Int32Array }>;
+    const { material } = m.kernel as unknown as {
+      material: {
+        padded: Record<"inner" | "outer", Uint8Array>;
+        prepared?: Record<"inner" | "outer", { state: Int32Array }>;
+      };
     };
-    const words = () => [...kernel.states.inner.state, ...kernel.states.outer.state];
+    const words = () => [
+      ...material.padded.inner,
+      ...material.padded.outer,
+      ...(material.prepared?.inner.state ?? []),
+      ...(material.prepared?.outer.state ?? []),
+    ];
     assert.ok(words().some((w) => w !== 0));
     m.destroy();
     assert.ok(words().every((w) => w === 0));

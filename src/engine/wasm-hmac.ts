@@ -1,0 +1,182 @@
+/**
+ * The HMAC WebAssembly kernels (src/engine/wasm/assembly/hmac.ts): HMAC-SHA-1, -SHA-256/224 and
+ * -SHA-512/384/512-t in one call from a key's prepared inner and outer chaining values, and how a
+ * key gets into them.
+ *
+ * A key's chaining values go into the module's scratch slot for its first message (so a one-shot
+ * tag costs no slot of its own, nor a FinalizationRegistry entry), and into a slot of its own
+ * from its second message on; when every slot is taken (MAX_LIVE_SLOTS) the scratch slot serves
+ * each call. The scratch slot is zeroed after every use.
+ */
+import { redactKeyMaterial } from "../core/redact.js";
+import { WASM_BASE64 as HMAC_WASM } from "./wasm/generated/hmac.js";
+import { type KernelExports, kernelLoader, type WasmKernels, wrappedLoader } from "./wasm.js";
+
+export interface HmacExports extends KernelExports {
+  hmac_sha1(slot: number, length: number): void;
+  hmac_sha256(slot: number, length: number, digestLength: number): void;
+  hmac_sha512(slot: number, length: number, digestLength: number): void;
+}
+
+/** Bytes per HMAC key slot: the inner and outer chaining values of SHA-512 (2 × 64). */
+export const HMAC_SLOT_SIZE = 128;
+
+export type WasmHmacKernels = WasmKernels<HmacExports>;
+
+/** The HMAC module, or undefined where WebAssembly is unavailable or another backend is forced. */
+export const wasmHmac = kernelLoader<HmacExports>(HMAC_WASM, HMAC_SLOT_SIZE);
+
+/** The compression function a hash runs on in the module. */
+export type HmacCompression = "sha1" | "sha256" | "sha512";
+
+const COMPRESSION: Record<string, HmacCompression> = {
+  sha1: "sha1",
+  sha224: "sha256",
+  sha256: "sha256",
+  sha384: "sha512",
+  sha512: "sha512",
+  "sha512-224": "sha512",
+  "sha512-256": "sha512",
+};
+
+/** The module's compression function for a hash name, or undefined (SHA-3 has none here). */
+export function hmacCompression(hash: string): HmacCompression | undefined {
+  return COMPRESSION[hash];
+}
+
+/** The loaded module and its scratch slot. */
+export class WasmHmac {
+  readonly kernels: WasmHmacKernels;
+  readonly exports: HmacExports;
+  readonly msgCapacity: number;
+  /** The slot first messages and slotless keys borrow; zero between calls. */
+  readonly scratch: number;
+
+  constructor(kernels: WasmHmacKernels) {
+    this.kernels = kernels;
+    this.exports = kernels.exports;
+    this.msgCapacity = kernels.msgCapacity;
+    this.scratch = kernels.allocate(this);
+  }
+}
+
+redactKeyMaterial(WasmHmac);
+
+/** The HMAC module with its scratch slot, loaded on first use; undefined where it cannot serve. */
+export const loadWasmHmac = wrappedLoader(wasmHmac, (kernels) => new WasmHmac(kernels));
+
+/**
+ * The chaining values after K⊕ipad and K⊕opad as keyed's TypeScript hashes hold them: eight
+ * 32-bit words for SHA-1 (five used) and SHA-256, sixteen (high, low) pairs for SHA-512.
+ */
+export interface HmacChainingValues {
+  readonly inner: Int32Array;
+  readonly outer: Int32Array;
+}
+
+/** Where a key's chaining values come from. */
+export interface HmacChainingSource {
+  chainingValues(): HmacChainingValues;
+}
+
+/** One HMAC key in the module. */
+export class WasmHmacKey {
+  private readonly wasm: WasmHmac;
+  private readonly compression: HmacCompression;
+  private readonly digestLength: number;
+  /** Gives the key's chaining values when a slot needs them (made on first need). */
+  private readonly source: HmacChainingSource;
+  /** The key's own slot, from its second message on (0: none). */
+  private slot = 0;
+
+  constructor(
+    wasm: WasmHmac,
+    compression: HmacCompression,
+    digestLength: number,
+    source: HmacChainingSource,
+  ) {
+    this.wasm = wasm;
+    this.compression = compression;
+    this.digestLength = digestLength;
+    this.source = source;
+  }
+
+  /** Messages up to this length go through MSG in one call. */
+  get msgCapacity(): number {
+    return this.wasm.msgCapacity;
+  }
+
+  /**
+   * Copies the chaining values into `slot`: 32-bit words for SHA-1/SHA-256, 64-bit little-endian
+   * lanes for SHA-512 (keyed's words are high, low pairs). WebAssembly memory is little-endian,
+   * as are the platforms Node and browsers run on.
+   */
+  private load(slot: number): void {
+    const words = this.wasm.kernels.words();
+    const at = slot >> 2;
+    const { inner, outer } = this.source.chainingValues();
+    if (this.compression === "sha512") {
+      for (let i = 0; i < 16; i += 2) {
+        words[at + i] = inner[i + 1];
+        words[at + i + 1] = inner[i];
+        words[at + 16 + i] = outer[i + 1];
+        words[at + 16 + i + 1] = outer[i];
+      }
+    } else {
+      for (let i = 0; i < 8; i++) {
+        words[at + i] = inner[i];
+        words[at + 8 + i] = outer[i];
+      }
+    }
+  }
+
+  /**
+   * The slot for this call: the key's own, or the scratch slot (loaded now) for a key's first
+   * message (`first`) and when no slot is free.
+   */
+  private acquire(first: boolean): number {
+    if (this.slot !== 0) return this.slot;
+    const wasm = this.wasm;
+    if (!first) {
+      const slot = wasm.kernels.allocate(this);
+      if (slot !== 0) {
+        this.load(slot);
+        this.slot = slot;
+        return slot;
+      }
+    }
+    this.load(wasm.scratch);
+    return wasm.scratch;
+  }
+
+  /**
+   * HMAC of `message` (at most msgCapacity bytes) into out[0..digestLength). `first`: the key's
+   * first message, which may be its only one and so takes no slot of its own.
+   */
+  compute(message: Uint8Array, out: Uint8Array, first: boolean): void {
+    const wasm = this.wasm;
+    const kernels = wasm.kernels;
+    const slot = this.acquire(first);
+    kernels.bytes().set(message, kernels.msg);
+    const exports = wasm.exports;
+    const length = message.length;
+    if (this.compression === "sha256") exports.hmac_sha256(slot, length, this.digestLength);
+    else if (this.compression === "sha512") exports.hmac_sha512(slot, length, this.digestLength);
+    else exports.hmac_sha1(slot, length);
+    kernels.takeOut(out, this.digestLength, length);
+    if (slot === wasm.scratch) kernels.words().fill(0, slot >> 2, (slot + HMAC_SLOT_SIZE) >> 2);
+  }
+
+  /** @internal The key's own slot (0 before its second message), for the memory-scan tests. */
+  get ownSlot(): number {
+    return this.slot;
+  }
+
+  /** Zeroes the key's slot and gives it back. */
+  wipe(): void {
+    if (this.slot !== 0) this.wasm.kernels.release(this.slot, this);
+    this.slot = 0;
+  }
+}
+
+redactKeyMaterial(WasmHmacKey);
