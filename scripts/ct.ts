@@ -252,7 +252,10 @@ function keyedKernelTargets(name: MacName, label: string, keyLength: number): Ta
 }
 
 const wasmKernelTargets: Target<unknown>[] = [
+  // HMAC's three compression kernels (unrolled, schedule in locals): SHA-256, SHA-1, SHA-512.
   ...keyedKernelTargets("hmac-sha256", "HMAC-SHA256", 32),
+  ...keyedKernelTargets("hmac-sha1", "HMAC-SHA1", 32),
+  ...keyedKernelTargets("hmac-sha512", "HMAC-SHA512", 32),
   ...keyedKernelTargets("kmac128", "KMAC128", 32),
   ...keyedKernelTargets("blake3", "BLAKE3 keyed", 32),
   ...keyedKernelTargets("siphash-2-4-128", "SipHash-2-4-128", 16),

@@ -13,6 +13,7 @@ import { WASM_BASE64 as HMAC_WASM } from "./wasm/generated/hmac.js";
 import { type KernelExports, kernelLoader, type WasmKernels, wrappedLoader } from "./wasm.js";
 
 export interface HmacExports extends KernelExports {
+  hmac_key(slot: number, kind: number): void;
   hmac_sha1(slot: number, length: number): void;
   hmac_sha256(slot: number, length: number, digestLength: number): void;
   hmac_sha512(slot: number, length: number, digestLength: number): void;
@@ -66,26 +67,28 @@ redactKeyMaterial(WasmHmac);
 export const loadWasmHmac = wrappedLoader(wasmHmac, (kernels) => new WasmHmac(kernels));
 
 /**
- * The chaining values after K⊕ipad and K⊕opad as keyed's TypeScript hashes hold them: eight
- * 32-bit words for SHA-1 (five used) and SHA-256, sixteen (high, low) pairs for SHA-512.
+ * Where a key's padded blocks come from: K⊕ipad ‖ K⊕opad, the two blocks contiguous at the start
+ * of `pads()` (made on first need).
  */
-export interface HmacChainingValues {
-  readonly inner: Int32Array;
-  readonly outer: Int32Array;
+export interface HmacPadSource {
+  pads(): { readonly both: Uint8Array };
 }
 
-/** Where a key's chaining values come from. */
-export interface HmacChainingSource {
-  chainingValues(): HmacChainingValues;
-}
+/** The module's kind number for each compression function (hmac_key's argument). */
+const KIND: Record<HmacCompression, number> = { sha1: 1, sha256: 2, sha512: 5 };
 
 /** One HMAC key in the module. */
 export class WasmHmacKey {
   private readonly wasm: WasmHmac;
   private readonly compression: HmacCompression;
   private readonly digestLength: number;
-  /** Gives the key's chaining values when a slot needs them (made on first need). */
-  private readonly source: HmacChainingSource;
+  /** Gives the key's padded blocks when a slot needs them. */
+  private readonly source: HmacPadSource;
+  /**
+   * The hash's initial value as keyed's TypeScript hashes hold it: 32-bit words for SHA-1 (five)
+   * and SHA-256, (high, low) pairs for SHA-512.
+   */
+  private readonly iv: Int32Array;
   /** The key's own slot, from its second message on (0: none). */
   private slot = 0;
 
@@ -93,11 +96,13 @@ export class WasmHmacKey {
     wasm: WasmHmac,
     compression: HmacCompression,
     digestLength: number,
-    source: HmacChainingSource,
+    iv: Int32Array,
+    source: HmacPadSource,
   ) {
     this.wasm = wasm;
     this.compression = compression;
     this.digestLength = digestLength;
+    this.iv = iv;
     this.source = source;
   }
 
@@ -107,27 +112,27 @@ export class WasmHmacKey {
   }
 
   /**
-   * Copies the chaining values into `slot`: 32-bit words for SHA-1/SHA-256, 64-bit little-endian
-   * lanes for SHA-512 (keyed's words are high, low pairs). WebAssembly memory is little-endian,
-   * as are the platforms Node and browsers run on.
+   * Sets `slot` up for the key: the initial value into both halves (64-bit little-endian lanes
+   * for SHA-512, from keyed's high, low pairs; WebAssembly memory is little-endian, as are the
+   * platforms Node and browsers run on), the padded blocks into MSG, and hmac_key absorbs them.
    */
   private load(slot: number): void {
-    const words = this.wasm.kernels.words();
+    const kernels = this.wasm.kernels;
+    const words = kernels.words();
     const at = slot >> 2;
-    const { inner, outer } = this.source.chainingValues();
+    const iv = this.iv;
+    const half = this.compression === "sha512" ? 16 : 8;
     if (this.compression === "sha512") {
       for (let i = 0; i < 16; i += 2) {
-        words[at + i] = inner[i + 1];
-        words[at + i + 1] = inner[i];
-        words[at + 16 + i] = outer[i + 1];
-        words[at + 16 + i + 1] = outer[i];
+        words[at + i] = iv[i + 1];
+        words[at + i + 1] = iv[i];
       }
     } else {
-      for (let i = 0; i < 8; i++) {
-        words[at + i] = inner[i];
-        words[at + 8 + i] = outer[i];
-      }
+      for (let i = 0; i < iv.length; i++) words[at + i] = iv[i];
     }
+    for (let i = 0; i < half; i++) words[at + half + i] = words[at + i];
+    kernels.bytes().set(this.source.pads().both, kernels.msg);
+    this.wasm.exports.hmac_key(slot, KIND[this.compression]);
   }
 
   /**
@@ -157,14 +162,30 @@ export class WasmHmacKey {
     const wasm = this.wasm;
     const kernels = wasm.kernels;
     const slot = this.acquire(first);
-    kernels.bytes().set(message, kernels.msg);
-    const exports = wasm.exports;
+    const memory = kernels.bytes();
+    const msg = kernels.msg;
     const length = message.length;
-    if (this.compression === "sha256") exports.hmac_sha256(slot, length, this.digestLength);
-    else if (this.compression === "sha512") exports.hmac_sha512(slot, length, this.digestLength);
+    // A loop beats `set`'s call for short messages.
+    if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = message[i];
+    else memory.set(message, msg);
+    const exports = wasm.exports;
+    const digestLength = this.digestLength;
+    if (this.compression === "sha256") exports.hmac_sha256(slot, length, digestLength);
+    else if (this.compression === "sha512") exports.hmac_sha512(slot, length, digestLength);
     else exports.hmac_sha1(slot, length);
-    kernels.takeOut(out, this.digestLength, length);
-    if (slot === wasm.scratch) kernels.words().fill(0, slot >> 2, (slot + HMAC_SLOT_SIZE) >> 2);
+    // The tag from OUT a word at a time (OUT is word-aligned, memory little-endian), zeroing it.
+    const words = kernels.words();
+    for (let i = 0, w = kernels.out >> 2; i < digestLength; i += 4, w++) {
+      const word = words[w];
+      words[w] = 0;
+      out[i] = word;
+      out[i + 1] = word >>> 8;
+      out[i + 2] = word >>> 16;
+      out[i + 3] = word >>> 24;
+    }
+    if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = 0;
+    else memory.fill(0, msg, msg + length);
+    if (slot === wasm.scratch) words.fill(0, slot >> 2, (slot + HMAC_SLOT_SIZE) >> 2);
   }
 
   /** @internal The key's own slot (0 before its second message), for the memory-scan tests. */

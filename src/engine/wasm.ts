@@ -132,15 +132,26 @@ export const wasmSimd: boolean = (() => {
 })();
 
 /**
+ * A module loader: the module (or a family's JavaScript side over it), or undefined where it
+ * cannot serve. `pending` is true while a compile the runtime refused to do synchronously runs in
+ * the background: a caller that asks again later may then get the module.
+ */
+export interface Loader<W> {
+  (): W | undefined;
+  readonly pending: boolean;
+}
+
+/**
  * A loader for one kernel module: instantiated on the first call, then cached. Returns undefined
  * where WebAssembly is unavailable, the compile is refused, or KEYED_BACKEND=js is set.
  */
 export function kernelLoader<E extends KernelExports>(
   base64: string,
   slotSize: number,
-): () => WasmKernels<E> | undefined {
+): Loader<WasmKernels<E>> {
   let loaded: WasmKernels<E> | undefined | null = null;
-  return () => {
+  let pending = false;
+  const load = () => {
     if (loaded !== null) return loaded;
     loaded = undefined;
     if (FORCED_BACKEND === "js" || typeof WebAssembly !== "object") return undefined;
@@ -154,15 +165,20 @@ export function kernelLoader<E extends KernelExports>(
       // No WebAssembly SIMD (the TypeScript kernels serve), or a runtime that refuses synchronous
       // compilation of modules this large (Chrome's main thread, over 4 KiB): compile in the
       // background, and callers that ask again once it is done get the module. Nothing waits.
+      pending = true;
       WebAssembly.instantiate(bytes, imports).then(
         ({ instance }) => {
           loaded = new WasmKernels(instance.exports as unknown as E, slotSize);
+          pending = false;
         },
-        () => {},
+        () => {
+          pending = false;
+        },
       );
     }
     return loaded;
   };
+  return Object.defineProperty(load, "pending", { get: () => pending }) as Loader<WasmKernels<E>>;
 }
 
 /**
@@ -171,15 +187,16 @@ export function kernelLoader<E extends KernelExports>(
  * module Chrome compiles in the background is picked up once ready.
  */
 export function wrappedLoader<E extends KernelExports, W>(
-  load: () => WasmKernels<E> | undefined,
+  load: Loader<WasmKernels<E>>,
   wrap: (kernels: WasmKernels<E>) => W,
-): () => W | undefined {
+): Loader<W> {
   let wrapped: W | undefined;
-  return () => {
+  const get = () => {
     if (wrapped === undefined) {
       const kernels = load();
       if (kernels !== undefined) wrapped = wrap(kernels);
     }
     return wrapped;
   };
+  return Object.defineProperty(get, "pending", { get: () => load.pending }) as Loader<W>;
 }

@@ -23,9 +23,8 @@ import { copyOut, hybridState, type NativeSink } from "../engine/hybrid.js";
 import { LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
 import { hmacFamily, type NativeFamily, useNative } from "../engine/select.js";
 import {
-  type HmacChainingSource,
-  type HmacChainingValues,
   type HmacCompression,
+  type HmacPadSource,
   hmacCompression,
   loadWasmHmac,
   type WasmHmac,
@@ -44,7 +43,7 @@ const OPAD = 0x5c;
  * after them (the TypeScript kernel's, and the chaining values the WebAssembly slots hold). A
  * one-shot tag on node:crypto makes none of it.
  */
-class HmacKey implements HmacChainingSource {
+class HmacKey implements HmacPadSource {
   readonly hash: HashFunction;
   /** The key until the pad blocks are made from it. */
   private key: Uint8Array | undefined;
@@ -68,6 +67,7 @@ class HmacKey implements HmacChainingSource {
       const blockLength = this.hash.blockLength;
       const digestLength = this.hash.outputLength;
       const bytes = new Uint8Array(2 * blockLength + 2 * digestLength);
+      const both = bytes.subarray(0, 2 * blockLength);
       const inner = bytes.subarray(0, blockLength);
       const outer = bytes.subarray(blockLength, 2 * blockLength + digestLength);
       const innerDigest = bytes.subarray(2 * blockLength + digestLength);
@@ -87,7 +87,7 @@ class HmacKey implements HmacChainingSource {
       innerDigest.fill(0);
       key.fill(0);
       this.key = undefined;
-      this.padded = { inner, outer, innerDigest };
+      this.padded = { both, inner, outer, innerDigest };
     }
     return this.padded;
   }
@@ -105,15 +105,6 @@ class HmacKey implements HmacChainingSource {
       this.prepared = { inner, outer, work };
     }
     return this.prepared;
-  }
-
-  /** The two states' chaining values, for a WebAssembly slot (MD hashes only). */
-  chainingValues(): HmacChainingValues {
-    const states = this.states();
-    return {
-      inner: (states.inner as MerkleDamgard).chainingValue(),
-      outer: (states.outer as MerkleDamgard).chainingValue(),
-    };
   }
 
   /** HMAC on the TypeScript hash: copy the inner state, absorb, run the outer hash. */
@@ -159,6 +150,8 @@ class HmacKey implements HmacChainingSource {
 redactKeyMaterial(HmacKey);
 
 interface PaddedKey extends NativePadBlocks {
+  /** K⊕ipad ‖ K⊕opad, for a WebAssembly key slot's set-up. */
+  both: Uint8Array;
   innerDigest: Uint8Array;
 }
 
@@ -205,34 +198,64 @@ redactKeyMaterial(JsHmac);
 
 /**
  * The WebAssembly kernel (engine/wasm-hmac.ts): the prepared chaining values in a key slot, the
- * whole tag in one call. Messages past the module's input area go to the TypeScript kernel.
+ * whole tag in one call. Messages past the module's input area go to the TypeScript hash, as do
+ * all messages while the module still compiles in the background (Chrome's main thread refuses
+ * synchronous compiles of modules over 4 KiB; see engine/wasm.ts).
  */
 class WasmHmacCore implements HmacCore {
-  private readonly slot: WasmHmacKey;
+  private slot: WasmHmacKey | undefined;
   private readonly key: HmacKey;
+  private readonly compression: HmacCompression;
 
-  constructor(wasm: WasmHmac, key: HmacKey, compression: HmacCompression) {
+  constructor(wasm: WasmHmac | undefined, key: HmacKey, compression: HmacCompression) {
     this.key = key;
-    this.slot = new WasmHmacKey(wasm, compression, key.hash.outputLength, key);
+    this.compression = compression;
+    if (wasm !== undefined) this.slot = this.keyIn(wasm);
+  }
+
+  private keyIn(wasm: WasmHmac): WasmHmacKey {
+    const hash = this.key.hash;
+    return new WasmHmacKey(wasm, this.compression, hash.outputLength, initialValue(hash), this.key);
+  }
+
+  /** The module, once loaded (asked again only while it compiles in the background). */
+  private ready(): WasmHmacKey | undefined {
+    if (this.slot === undefined) {
+      const wasm = loadWasmHmac();
+      if (wasm !== undefined) this.slot = this.keyIn(wasm);
+    }
+    return this.slot;
   }
 
   compute(message: Bytes, out: Bytes, first: boolean): void {
-    if (message.length <= this.slot.msgCapacity) this.slot.compute(message, out, first);
+    const slot = this.slot ?? this.ready();
+    if (slot !== undefined && message.length <= slot.msgCapacity) slot.compute(message, out, first);
     else this.key.tagJs(message, out);
   }
 
   /** @internal The key's own slot (0 before its second message), for the memory-scan tests. */
   get ownSlot(): number {
-    return this.slot.ownSlot;
+    return this.slot?.ownSlot ?? 0;
   }
 
   wipe(): void {
-    this.slot.wipe();
+    this.slot?.wipe();
     this.key.wipe();
   }
 }
 
 redactKeyMaterial(WasmHmacCore);
+
+/** Each hash's initial value (FIPS 180-4 5.3), as its TypeScript state holds it, read once. */
+const INITIAL_VALUES = new Map<string, Int32Array>();
+function initialValue(hash: HashFunction): Int32Array {
+  let iv = INITIAL_VALUES.get(hash.name);
+  if (iv === undefined) {
+    iv = (hash.create() as unknown as MerkleDamgard).chainingValue().slice();
+    INITIAL_VALUES.set(hash.name, iv);
+  }
+  return iv;
+}
 
 /** Up to this length, node:crypto's HMAC runs as two one-shot hashes (see NativeHmac.hashTwice). */
 const ONE_SHOT_HASH_LIMIT = 65536;
@@ -342,7 +365,7 @@ export class HmacKernel implements MacKernel {
     const compression = hmacCompression(hash.name);
     const wasm = compression === undefined ? undefined : loadWasmHmac();
     this.core =
-      wasm === undefined || compression === undefined
+      compression === undefined || (wasm === undefined && !loadWasmHmac.pending)
         ? new JsHmac(this.material)
         : new WasmHmacCore(wasm, this.material, compression);
     this.native = NativeHmac.for(this.material, key);
