@@ -251,7 +251,42 @@ function keyedKernelTargets(name: MacName, label: string, keyLength: number): Ta
   ];
 }
 
+/**
+ * The SIMD lanes of the batch path (tagMany: four messages per call for SHA-1 and SHA-256, two
+ * for SHA-512): the key (a fresh Mac per call, one batch) and one lane's message (the other lanes
+ * fixed), fixed against random.
+ */
+function batchKernelTargets(name: MacName, label: string, lanes: number): Target<unknown>[] {
+  const others = Array.from({ length: lanes - 1 }, () => randomBytes(64));
+  const prepared = mac(name, randomBytes(32));
+  const out = new Uint8Array(lanes * prepared.tagLength);
+  prepared.tagMany([...others, randomBytes(64)], out);
+  return [
+    fixedVsRandom(
+      `${label} ×${lanes} lanes (tagMany, 64 B each): key`,
+      32,
+      2,
+      (k) => k,
+      (k) => {
+        const m = mac(name, k);
+        m.tagMany([...others, message64], out);
+        m.destroy();
+      },
+    ),
+    fixedVsRandom(
+      `${label} ×${lanes} lanes (tagMany, 64 B each): message`,
+      64,
+      4,
+      (m) => [...others, m],
+      (batch) => prepared.tagMany(batch, out),
+    ),
+  ];
+}
+
 const wasmKernelTargets: Target<unknown>[] = [
+  ...batchKernelTargets("hmac-sha256", "HMAC-SHA256", 4),
+  ...batchKernelTargets("hmac-sha1", "HMAC-SHA1", 4),
+  ...batchKernelTargets("hmac-sha512", "HMAC-SHA512", 2),
   // HMAC's three compression kernels (unrolled, schedule in locals): SHA-256, SHA-1, SHA-512.
   ...keyedKernelTargets("hmac-sha256", "HMAC-SHA256", 32),
   ...keyedKernelTargets("hmac-sha1", "HMAC-SHA1", 32),

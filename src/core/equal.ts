@@ -12,15 +12,16 @@ export function equal(a: Bytes, b: Bytes): boolean {
 }
 
 /**
- * Constant-time check that `candidate[offset ..)` equals `expected[0 .. length)`, reading the longer
- * of the two whatever their contents. The Mac contract compares truncated tags (and the tag after a
- * nonce) with it, so no subarray is allocated.
+ * Constant-time check that `candidate[offset ..)` equals `expected[from .. from + length)`, reading
+ * the longer of the two whatever their contents. The Mac contract compares truncated tags (and the
+ * tag after a nonce, and a batch's tags in one buffer) with it, so no subarray is allocated.
  */
 export function equalPrefix(
   expected: Bytes,
   length: number,
   candidate: Bytes,
   offset = 0,
+  from = 0,
 ): boolean {
   const lc = Math.max(0, candidate.length - offset);
   let diff = (length ^ lc) | (candidate.length < offset ? 1 : 0);
@@ -32,23 +33,24 @@ export function equalPrefix(
   let i = 0;
   for (; i + 8 <= common; i += 8) {
     const j = offset + i;
+    const e = from + i;
     d0 |=
-      (expected[i] ^ candidate[j]) |
-      (expected[i + 1] ^ candidate[j + 1]) |
-      (expected[i + 2] ^ candidate[j + 2]) |
-      (expected[i + 3] ^ candidate[j + 3]);
+      (expected[e] ^ candidate[j]) |
+      (expected[e + 1] ^ candidate[j + 1]) |
+      (expected[e + 2] ^ candidate[j + 2]) |
+      (expected[e + 3] ^ candidate[j + 3]);
     d1 |=
-      (expected[i + 4] ^ candidate[j + 4]) |
-      (expected[i + 5] ^ candidate[j + 5]) |
-      (expected[i + 6] ^ candidate[j + 6]) |
-      (expected[i + 7] ^ candidate[j + 7]);
+      (expected[e + 4] ^ candidate[j + 4]) |
+      (expected[e + 5] ^ candidate[j + 5]) |
+      (expected[e + 6] ^ candidate[j + 6]) |
+      (expected[e + 7] ^ candidate[j + 7]);
   }
-  for (; i < common; i++) diff |= expected[i] ^ candidate[offset + i];
+  for (; i < common; i++) diff |= expected[from + i] ^ candidate[offset + i];
   diff |= d0 | d1;
   // Past the shorter input, keep reading the longer one so that the work depends only on the
   // lengths. Folding those bytes into `diff` is harmless: it is already non-zero through the
   // length term whenever these loops run.
-  for (i = common; i < length; i++) diff |= expected[i];
+  for (i = common; i < length; i++) diff |= expected[from + i];
   for (i = common; i < lc; i++) diff |= candidate[offset + i];
   return diff === 0;
 }

@@ -10,7 +10,7 @@ import { assertBytes, assertInteger, type Bytes, copyBytes } from "./bytes.js";
 import { equalPrefix } from "./equal.js";
 import { KeyedError } from "./errors.js";
 import { encodeFields, encodeFieldsTuple, type Field } from "./fields.js";
-import { checkOptions } from "./options.js";
+import { checkOptions, describeType } from "./options.js";
 import { fillNonce } from "./random.js";
 import { redactKeyMaterial } from "./redact.js";
 
@@ -90,6 +90,20 @@ export interface Mac {
   tagFields(purpose: string, fields: readonly Field[], out?: Bytes): Bytes;
   /** `verify` for `tagFields`. */
   verifyFields(purpose: string, fields: readonly Field[], tag: Bytes): boolean;
+  /**
+   * The tags of many messages, in order, in one buffer of `messages.length × tagLength` bytes:
+   * message i's tag at i × tagLength. With `out` (exactly that many bytes) the tags are written
+   * there, `out` is returned, and nothing is allocated. The same tags as `tag()` one by one
+   * (nonce MACs draw a fresh nonce per message); kernels that can, tag several messages at once.
+   * A one-time key (Poly1305) takes a batch of one message at most: more throws KEY_REUSED.
+   */
+  tagMany(messages: readonly Bytes[], out?: Bytes): Bytes;
+  /**
+   * `verify` for each message against `tags[i]`: one boolean per message, each tag compared in
+   * constant time. A wrong tag, or one of the wrong length, is `false` for its message only.
+   * `tags` has one entry per message (BAD_INPUT otherwise).
+   */
+  verifyMany(messages: readonly Bytes[], tags: readonly Bytes[]): boolean[];
 }
 
 /** A stream from `Mac.verifyingStream(tag)`: `verify()` checks the tag given at the start. */
@@ -133,6 +147,12 @@ export interface MacKernel {
    * constant memory.
    */
   start(nonce?: Bytes): MacKernelState;
+  /**
+   * Optional, for kernels that tag several messages at once (multi-buffer SIMD): `compute` for
+   * every message, message i's `outputLength` bytes at out[i × outputLength ..). Never called for
+   * algorithms with a `nonceLength` or `oneTime` keys; the others get a per-message loop without it.
+   */
+  computeMany?(messages: readonly Bytes[], out: Bytes): void;
   wipe(): void;
 }
 
@@ -197,6 +217,9 @@ export const MIN_KEY_LENGTH = 16;
 export const ABSOLUTE_MIN_TAG_LENGTH = 4;
 /** The default shortest tag without `allowShortTags`: 80 bits (RFC 2104 section 5). */
 export const DEFAULT_SAFE_MIN_TAG_LENGTH = 10;
+
+/** Batches up to this many messages reuse one buffer for the kernel's outputs. */
+const BATCH_SCRATCH_MESSAGES = 64;
 
 const COMMON_OPTIONS: readonly string[] = ["tagLength", "allowShortKeys", "allowShortTags"];
 
@@ -275,6 +298,21 @@ export function resolveTagLength(algorithm: MacAlgorithm, options: MacOptions): 
 
 // --- the one implementation of the contract ------------------------------------------------------
 
+/** Checks a batch: an array whose every entry is bytes (BAD_INPUT naming the first that is not). */
+function checkBatch(items: unknown, name: string): asserts items is readonly Bytes[] {
+  if (!Array.isArray(items)) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      `${name} must be an array of Uint8Array; got ${describeType(items)}.`,
+    );
+  }
+  for (let i = 0; i < items.length; i++) {
+    // The name is built only for a refusal: a template string per entry costs more than its check.
+    const item = items[i];
+    if (!(item instanceof Uint8Array) || item.length === 0) assertBytes(item, `${name}[${i}]`);
+  }
+}
+
 function destroyedError(name: string): KeyedError {
   return new KeyedError("DESTROYED", `this ${name} key was destroyed; create a new Mac to go on.`);
 }
@@ -299,6 +337,8 @@ export class PreparedMac implements Mac {
   private readonly authLength: number;
   /** Full kernel output before truncation; wiped after each use. */
   private readonly scratch: Uint8Array;
+  /** Full kernel outputs of a batch (tagMany, verifyMany), made on first need; wiped after each. */
+  private batch: Uint8Array | undefined;
   private readonly nonce: Uint8Array;
   /** Tags made with a random nonce so far, against `nonceLimit` (Infinity when none). */
   private nonceUses = 0;
@@ -348,15 +388,21 @@ export class PreparedMac implements Mac {
     }
   }
 
-  /** Every use starts here: DESTROYED, then KEY_REUSED for a one-time key used before. */
-  private begin(): void {
+  /**
+   * Every use starts here: DESTROYED, then KEY_REUSED for a one-time key used before (or asked
+   * for `messages` > 1 at once; a batch of none is no use).
+   */
+  private begin(messages = 1): void {
     if (this.destroyed) throw destroyedError(this.algorithm);
-    if (this.oneTime) {
-      if (this.used) {
+    if (this.oneTime && messages > 0) {
+      if (this.used || messages > 1) {
         throw new KeyedError(
           "KEY_REUSED",
-          `a ${this.algorithm} key authenticates one message only, and this one was already used: ` +
-            "derive a fresh one-time key per message (as ChaCha20-Poly1305 does).",
+          this.used
+            ? `a ${this.algorithm} key authenticates one message only, and this one was already used: ` +
+                "derive a fresh one-time key per message (as ChaCha20-Poly1305 does)."
+            : `a ${this.algorithm} key authenticates one message only; a batch of ${messages} ` +
+                "would use it for each: derive a fresh one-time key per message.",
         );
       }
       this.used = true;
@@ -392,6 +438,96 @@ export class PreparedMac implements Mac {
     return this.compareAndWipe(tag);
   }
 
+  tagMany(messages: readonly Bytes[], out?: Bytes): Bytes {
+    checkBatch(messages, "messages");
+    const n = messages.length;
+    const tagLength = this.tagLength;
+    if (out !== undefined) {
+      assertBytes(out, "out");
+      if (out.length !== n * tagLength) {
+        throw new KeyedError(
+          "BAD_INPUT",
+          `out must be exactly messages.length × tagLength (${n} × ${tagLength} = ${n * tagLength}) bytes; got ${out.length}.`,
+        );
+      }
+    }
+    this.begin(n);
+    // All or nothing: a batch that would pass the nonce limit makes no tag.
+    if (this.nonceLength > 0 && this.nonceUses + n > this.nonceLimit) this.countNonce(n);
+    if (out === undefined) out = new Uint8Array(n * tagLength);
+    const kernel = this.kernel;
+    if (this.nonceLength > 0) {
+      for (let i = 0; i < n; i++) {
+        this.drawNonce(out, i * tagLength);
+        kernel.compute(messages[i], this.scratch, this.nonce);
+        this.truncateInto(out, i * tagLength);
+      }
+    } else if (kernel.computeMany !== undefined && n > 1) {
+      if (kernel.outputLength === tagLength) {
+        kernel.computeMany(messages, out);
+      } else {
+        const full = this.batchScratch(n);
+        kernel.computeMany(messages, full);
+        const outputLength = kernel.outputLength;
+        for (let i = 0; i < n; i++)
+          for (let j = 0; j < tagLength; j++) out[i * tagLength + j] = full[i * outputLength + j];
+        full.fill(0);
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        kernel.compute(messages[i], this.scratch);
+        this.truncateInto(out, i * tagLength);
+      }
+    }
+    return out;
+  }
+
+  verifyMany(messages: readonly Bytes[], tags: readonly Bytes[]): boolean[] {
+    checkBatch(messages, "messages");
+    checkBatch(tags, "tags");
+    const n = messages.length;
+    if (tags.length !== n) {
+      throw new KeyedError(
+        "BAD_INPUT",
+        `tags must hold one tag per message: ${n} messages, ${tags.length} tags.`,
+      );
+    }
+    this.checkVerifiable();
+    this.begin(n);
+    const results = new Array<boolean>(n);
+    const kernel = this.kernel;
+    if (this.nonceLength === 0 && kernel.computeMany !== undefined && n > 1) {
+      // Every expected tag is computed first, whatever the candidates' lengths (as verify does).
+      const full = this.batchScratch(n);
+      kernel.computeMany(messages, full);
+      const outputLength = kernel.outputLength;
+      for (let i = 0; i < n; i++) {
+        const tag = tags[i];
+        results[i] = equalPrefix(full, this.authLength, tag, this.nonceLength, i * outputLength);
+      }
+      // Computed tags that did not match are forgeries for their messages: wipe them all.
+      full.fill(0);
+      return results;
+    }
+    for (let i = 0; i < n; i++) {
+      kernel.compute(messages[i], this.scratch, this.readNonce(tags[i]));
+      results[i] = this.compareAndWipe(tags[i]);
+    }
+    return results;
+  }
+
+  /**
+   * Room for `n` full kernel outputs, kept for the next batch of that size or less; the caller
+   * wipes what it used. Batches of up to 64 reuse it; longer ones get their own.
+   */
+  private batchScratch(n: number): Uint8Array {
+    const length = n * this.kernel.outputLength;
+    if (n > BATCH_SCRATCH_MESSAGES) return new Uint8Array(length);
+    if (this.batch === undefined)
+      this.batch = new Uint8Array(BATCH_SCRATCH_MESSAGES * this.kernel.outputLength);
+    return this.batch.subarray(0, length);
+  }
+
   tagFields(purpose: string, fields: readonly Field[], out?: Bytes): Bytes {
     return this.tag(this.encode(purpose, fields), out);
   }
@@ -422,6 +558,7 @@ export class PreparedMac implements Mac {
     this.destroyed = true;
     this.kernel.wipe();
     this.scratch.fill(0);
+    this.batch?.fill(0);
   }
 
   /** @internal */
@@ -438,13 +575,16 @@ export class PreparedMac implements Mac {
     this.nonceUses = count;
   }
 
-  /** Counts one random-nonce tag against the limit; NONCE_LIMIT past it. */
-  private countNonce(): void {
-    if (this.nonceUses >= this.nonceLimit) {
+  /** Counts one random-nonce tag against the limit; NONCE_LIMIT past it (or past `asking` more). */
+  private countNonce(asking = 1): void {
+    if (this.nonceUses + asking > this.nonceLimit) {
       throw new KeyedError(
         "NONCE_LIMIT",
-        `this ${this.algorithm} key has made ${this.nonceUses} tags with random nonces, the most ` +
-          `${this.nonceBasis} allows; a repeated nonce would become too likely. Use a new key.`,
+        asking === 1
+          ? `this ${this.algorithm} key has made ${this.nonceUses} tags with random nonces, the most ` +
+              `${this.nonceBasis} allows; a repeated nonce would become too likely. Use a new key.`
+          : `this ${this.algorithm} key has made ${this.nonceUses} tags with random nonces; ${asking} ` +
+              `more would pass the ${this.nonceLimit} that ${this.nonceBasis} allows. Use a new key.`,
       );
     }
     this.nonceUses++;
@@ -454,10 +594,10 @@ export class PreparedMac implements Mac {
    * Counts a tag (countNonce), then writes a fresh random nonce to the front of `out`, drawn now
    * (never ahead: a cloned or snapshotted process must not repeat them).
    */
-  private drawNonce(out: Bytes): void {
+  private drawNonce(out: Bytes, offset = 0): void {
     this.countNonce();
     const nonce = fillNonce(this.nonce);
-    for (let i = 0; i < nonce.length; i++) out[i] = nonce[i];
+    for (let i = 0; i < nonce.length; i++) out[offset + i] = nonce[i];
   }
 
   /** The nonce at the front of a candidate tag (zeros where it is too short: it will fail). */
@@ -469,10 +609,10 @@ export class PreparedMac implements Mac {
     return nonce;
   }
 
-  /** Copies the leftmost `authLength` bytes of the kernel output to `out` after the nonce. */
-  private truncateInto(out: Bytes): void {
+  /** Copies the leftmost `authLength` bytes of the kernel output to out[offset ..] after the nonce. */
+  private truncateInto(out: Bytes, offset = 0): void {
     const scratch = this.scratch;
-    const n = this.nonceLength;
+    const n = offset + this.nonceLength;
     for (let i = 0; i < this.authLength; i++) out[n + i] = scratch[i];
     scratch.fill(0);
   }

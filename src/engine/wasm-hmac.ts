@@ -13,7 +13,11 @@ import { WASM_BASE64 as HMAC_WASM } from "./wasm/generated/hmac.js";
 import { type KernelExports, kernelLoader, type WasmKernels, wrappedLoader } from "./wasm.js";
 
 export interface HmacExports extends KernelExports {
+  DESC: WebAssembly.Global;
   hmac_key(slot: number, kind: number): void;
+  hmac_sha1_x4(slot: number, blocks: number): void;
+  hmac_sha256_x4(slot: number, blocks: number, digestLength: number): void;
+  hmac_sha512_x2(slot: number, blocks: number, digestLength: number): void;
   hmac_sha1(slot: number, length: number): void;
   hmac_sha256(slot: number, length: number, digestLength: number): void;
   hmac_sha512(slot: number, length: number, digestLength: number): void;
@@ -52,12 +56,15 @@ export class WasmHmac {
   readonly msgCapacity: number;
   /** The slot first messages and slotless keys borrow; zero between calls. */
   readonly scratch: number;
+  /** The batch kernels' lane descriptors: per lane, a message's offset and length (u32 each). */
+  readonly desc: number;
 
   constructor(kernels: WasmHmacKernels) {
     this.kernels = kernels;
     this.exports = kernels.exports;
     this.msgCapacity = kernels.msgCapacity;
     this.scratch = kernels.allocate(this);
+    this.desc = kernels.exports.DESC.value;
   }
 }
 
@@ -76,6 +83,45 @@ export interface HmacPadSource {
 
 /** The module's kind number for each compression function (hmac_key's argument). */
 const KIND: Record<HmacCompression, number> = { sha1: 1, sha256: 2, sha512: 5 };
+
+/**
+ * The batch kernels' shape per compression function: messages per call (SIMD lanes), block and
+ * length-field sizes (FIPS 180-4 5.1), and the stride of the lanes' results in OUT.
+ */
+const BATCH: Record<
+  HmacCompression,
+  { lanes: number; block: number; lengthField: number; stride: number }
+> = {
+  sha1: { lanes: 4, block: 64, lengthField: 8, stride: 32 },
+  sha256: { lanes: 4, block: 64, lengthField: 8, stride: 32 },
+  sha512: { lanes: 2, block: 128, lengthField: 16, stride: 64 },
+};
+
+/** Blocks of a padded message of `length` bytes (the prefix block excluded). */
+function paddedBlocks(length: number, block: number, lengthField: number): number {
+  return Math.floor((length + lengthField) / block) + 1;
+}
+
+/**
+ * Copies a `length`-byte tag (a multiple of 4) from OUT-area byte offset `from` to out[offset ..),
+ * a word at a time (word-aligned, little-endian memory), zeroing it behind.
+ */
+function takeTag(
+  words: Int32Array,
+  from: number,
+  out: Uint8Array,
+  offset: number,
+  length: number,
+): void {
+  for (let i = 0, w = from >> 2; i < length; i += 4, w++) {
+    const word = words[w];
+    words[w] = 0;
+    out[offset + i] = word;
+    out[offset + i + 1] = word >>> 8;
+    out[offset + i + 2] = word >>> 16;
+    out[offset + i + 3] = word >>> 24;
+  }
+}
 
 /** One HMAC key in the module. */
 export class WasmHmacKey {
@@ -173,19 +219,132 @@ export class WasmHmacKey {
     if (this.compression === "sha256") exports.hmac_sha256(slot, length, digestLength);
     else if (this.compression === "sha512") exports.hmac_sha512(slot, length, digestLength);
     else exports.hmac_sha1(slot, length);
-    // The tag from OUT a word at a time (OUT is word-aligned, memory little-endian), zeroing it.
     const words = kernels.words();
-    for (let i = 0, w = kernels.out >> 2; i < digestLength; i += 4, w++) {
-      const word = words[w];
-      words[w] = 0;
-      out[i] = word;
-      out[i + 1] = word >>> 8;
-      out[i + 2] = word >>> 16;
-      out[i + 3] = word >>> 24;
-    }
+    takeTag(words, kernels.out, out, 0, digestLength);
     if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = 0;
     else memory.fill(0, msg, msg + length);
     if (slot === wasm.scratch) words.fill(0, slot >> 2, (slot + HMAC_SLOT_SIZE) >> 2);
+  }
+
+  /**
+   * HMAC of messages[i] for every i in `indices` into out[i × digestLength ..), SIMD lanes at a
+   * time: messages with the same number of padded blocks go through one call together (a group
+   * short of a full set of lanes repeats its last message in the spare lanes; a message alone
+   * takes the one-message kernel). Messages too long for a lane's share of MSG go one by one.
+   */
+  computeMany(messages: readonly Uint8Array[], indices: readonly number[], out: Uint8Array): void {
+    const { lanes, block, lengthField } = BATCH[this.compression];
+    const count = indices.length;
+    const laneBytes = Math.floor(this.wasm.msgCapacity / lanes);
+    // Each message's padded block count (0: too long for a lane); sorted by it only when the
+    // batch mixes counts, as keys blocks · 2^24 + position (a Float64Array sorts natively).
+    const counts = new Int32Array(count);
+    let mixed = false;
+    for (let p = 0; p < count; p++) {
+      const blocks = paddedBlocks(messages[indices[p]].length, block, lengthField);
+      counts[p] = blocks * block <= laneBytes ? blocks : 0;
+      if (counts[p] !== counts[0]) mixed = true;
+    }
+    let order: readonly number[] = indices;
+    if (mixed) {
+      const keys = new Float64Array(count);
+      for (let p = 0; p < count; p++) keys[p] = counts[p] * 16777216 + p;
+      keys.sort();
+      const sorted = new Array<number>(count);
+      for (let p = 0; p < count; p++) {
+        const at = keys[p] % 16777216;
+        sorted[p] = indices[at];
+        keys[p] = counts[at];
+      }
+      order = sorted;
+      for (let p = 0; p < count; p++) counts[p] = keys[p];
+    }
+    const slot = this.acquire(false);
+    for (let start = 0; start < count; ) {
+      const blocks = counts[start];
+      let end = start + 1;
+      while (end < count && counts[end] === blocks) end++;
+      for (let p = start; p < end; p += lanes) {
+        const size = Math.min(lanes, end - p);
+        if (blocks === 0 || size === 1) {
+          // Too long for a lane, or alone: the one-message kernel.
+          for (let q = p; q < p + size; q++)
+            this.computeAt(slot, messages[order[q]], out, order[q]);
+        } else {
+          this.lanesOf(slot, messages, order, p, size, blocks, out);
+        }
+      }
+      start = end;
+    }
+    if (slot === this.wasm.scratch)
+      this.wasm.kernels.words().fill(0, slot >> 2, (slot + HMAC_SLOT_SIZE) >> 2);
+  }
+
+  /**
+   * One message (at most msgCapacity bytes) through the one-message kernel under `slot`, its tag
+   * to out[index × digestLength ..).
+   */
+  private computeAt(slot: number, message: Uint8Array, out: Uint8Array, index: number): void {
+    const kernels = this.wasm.kernels;
+    const memory = kernels.bytes();
+    const msg = kernels.msg;
+    const length = message.length;
+    if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = message[i];
+    else memory.set(message, msg);
+    const exports = this.wasm.exports;
+    if (this.compression === "sha256") exports.hmac_sha256(slot, length, this.digestLength);
+    else if (this.compression === "sha512") exports.hmac_sha512(slot, length, this.digestLength);
+    else exports.hmac_sha1(slot, length);
+    takeTag(kernels.words(), kernels.out, out, index * this.digestLength, this.digestLength);
+    if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = 0;
+    else memory.fill(0, msg, msg + length);
+  }
+
+  /**
+   * messages[order[p .. p + size)] (all of `blocks` padded blocks, 2 ≤ size ≤ lanes) in one call
+   * of the lanes kernel; spare lanes repeat the last message, and their results are dropped.
+   * Lane k's message goes to MSG + k × (its padded length), 16-byte aligned; the kernel zeroes
+   * the messages and their padding.
+   */
+  private lanesOf(
+    slot: number,
+    messages: readonly Uint8Array[],
+    order: readonly number[],
+    p: number,
+    size: number,
+    blocks: number,
+    out: Uint8Array,
+  ): void {
+    const wasm = this.wasm;
+    const kernels = wasm.kernels;
+    const { lanes, block, stride } = BATCH[this.compression];
+    const memory = kernels.bytes();
+    const words = kernels.words();
+    const region = blocks * block;
+    const desc = wasm.desc >> 2;
+    for (let k = 0; k < lanes; k++) {
+      const lane = k < size ? k : size - 1;
+      const message = messages[order[p + lane]];
+      const at = kernels.msg + lane * region;
+      if (k === lane) {
+        const length = message.length;
+        if (length <= 64) for (let i = 0; i < length; i++) memory[at + i] = message[i];
+        else memory.set(message, at);
+      }
+      words[desc + 2 * k] = at;
+      words[desc + 2 * k + 1] = message.length;
+    }
+    const exports = wasm.exports;
+    const digestLength = this.digestLength;
+    if (this.compression === "sha256") exports.hmac_sha256_x4(slot, blocks, digestLength);
+    else if (this.compression === "sha512") exports.hmac_sha512_x2(slot, blocks, digestLength);
+    else exports.hmac_sha1_x4(slot, blocks);
+    const result = kernels.out;
+    for (let k = 0; k < size; k++)
+      takeTag(words, result + k * stride, out, order[p + k] * digestLength, digestLength);
+    // The kernel writes whole states: past a truncated digest (SHA-224, -384, -512/t) and in the
+    // spare lanes there is more to zero.
+    words.fill(0, result >> 2, (result + lanes * stride) >> 2);
   }
 
   /** @internal The key's own slot (0 before its second message), for the memory-scan tests. */

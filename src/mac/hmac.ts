@@ -51,6 +51,8 @@ class HmacKey implements HmacPadSource {
   private padded: PaddedKey | undefined;
   /** The hash states after the pad blocks (see `states`). */
   private prepared: PreparedStates | undefined;
+  /** One tag's room for tagJsAt, made on first need and wiped after each use. */
+  private tag: Uint8Array | undefined;
 
   constructor(hash: HashFunction, key: Bytes) {
     this.hash = hash;
@@ -115,6 +117,15 @@ class HmacKey implements HmacPadSource {
     this.finishInto(work, out);
   }
 
+  /** tagJs, the tag written to out[index × outputLength ..). */
+  tagJsAt(message: Bytes, out: Bytes, index: number): void {
+    const tag = (this.tag ??= new Uint8Array(this.hash.outputLength));
+    this.tagJs(message, tag);
+    const length = this.hash.outputLength;
+    for (let j = 0; j < length; j++) out[index * length + j] = tag[j];
+    tag.fill(0);
+  }
+
   /** Completes the inner hash held in `work` and runs the outer one into `out`. */
   finishInto(work: HashState, out: Bytes): void {
     const innerDigest = this.pads().innerDigest;
@@ -144,6 +155,7 @@ class HmacKey implements HmacPadSource {
     this.prepared?.inner.wipe();
     this.prepared?.outer.wipe();
     this.prepared?.work.wipe();
+    this.tag?.fill(0);
   }
 }
 
@@ -174,6 +186,8 @@ interface NativePadBlocks {
 interface HmacCore {
   /** `first`: the key's first message (which may be its only one). */
   compute(message: Bytes, out: Bytes, first: boolean): void;
+  /** messages[i] for each i in `indices`, tag i to out[i × outputLength ..) (never a first message). */
+  computeMany(messages: readonly Bytes[], indices: readonly number[], out: Bytes): void;
   wipe(): void;
 }
 
@@ -187,6 +201,10 @@ class JsHmac implements HmacCore {
 
   compute(message: Bytes, out: Bytes): void {
     this.key.tagJs(message, out);
+  }
+
+  computeMany(messages: readonly Bytes[], indices: readonly number[], out: Bytes): void {
+    for (const i of indices) this.key.tagJsAt(messages[i], out, i);
   }
 
   wipe(): void {
@@ -231,6 +249,21 @@ class WasmHmacCore implements HmacCore {
     const slot = this.slot ?? this.ready();
     if (slot !== undefined && message.length <= slot.msgCapacity) slot.compute(message, out, first);
     else this.key.tagJs(message, out);
+  }
+
+  computeMany(messages: readonly Bytes[], indices: readonly number[], out: Bytes): void {
+    const slot = this.slot ?? this.ready();
+    if (slot === undefined) {
+      for (const i of indices) this.key.tagJsAt(messages[i], out, i);
+      return;
+    }
+    const capacity = slot.msgCapacity;
+    let fits: number[] | undefined;
+    for (const i of indices) {
+      if (messages[i].length <= capacity) (fits ??= []).push(i);
+      else this.key.tagJsAt(messages[i], out, i);
+    }
+    if (fits !== undefined) slot.computeMany(messages, fits, out);
   }
 
   /** @internal The key's own slot (0 before its second message), for the memory-scan tests. */
@@ -322,6 +355,16 @@ class NativeHmac implements HmacCore {
     copyOut(tag, out, this.outputLength);
   }
 
+  computeMany(messages: readonly Bytes[], indices: readonly number[], out: Bytes): void {
+    const length = this.outputLength;
+    const tag = new Uint8Array(length);
+    for (const i of indices) {
+      this.compute(messages[i], tag, false);
+      for (let j = 0; j < length; j++) out[i * length + j] = tag[j];
+    }
+    tag.fill(0);
+  }
+
   /** A stream on node:crypto's Hmac object. */
   sink(): NativeSink {
     const h = (nativeCrypto as NativeCrypto).createHmac(this.name, this.nativeKey.get());
@@ -356,6 +399,8 @@ export class HmacKernel implements MacKernel {
   private readonly native: NativeHmac | undefined;
   /** Messages tagged so far (the first one takes the cheapest path to a single tag). */
   private messages = 0;
+  /** A tag's room on node:crypto's path of a batch (made on first need, wiped after each). */
+  private tag: Uint8Array | undefined;
 
   constructor(hash: HashFunction, key: Bytes) {
     this.outputLength = hash.outputLength;
@@ -377,6 +422,29 @@ export class HmacKernel implements MacKernel {
     if (native !== undefined && (first || useNative(this.family, message.length)))
       native.compute(message, out, first);
     else this.core.compute(message, out, first);
+  }
+
+  /**
+   * Many messages under the key: those from the crossover on to node:crypto one by one, the rest
+   * through the backend's batch path (WebAssembly: SIMD lanes, several messages per call).
+   */
+  computeMany(messages: readonly Bytes[], out: Bytes): void {
+    const native = this.native;
+    const length = this.outputLength;
+    let own: number[] | undefined;
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i];
+      if (native === undefined || !useNative(this.family, message.length)) {
+        (own ??= []).push(i);
+        continue;
+      }
+      const tag = (this.tag ??= new Uint8Array(length));
+      native.compute(message, tag, false);
+      for (let j = 0; j < length; j++) out[i * length + j] = tag[j];
+      tag.fill(0);
+    }
+    if (own !== undefined) this.core.computeMany(messages, own, out);
+    this.messages += messages.length;
   }
 
   start(): MacKernelState {

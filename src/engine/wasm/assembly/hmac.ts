@@ -1,3 +1,4 @@
+// asc: --enable simd
 // AssemblyScript: HMAC over SHA-1, SHA-256 (and SHA-224) and SHA-512 (and SHA-384, SHA-512/t)
 // from prepared key states, in one call (FIPS 180-4, RFC 2104). The JavaScript side writes the
 // inner and outer chaining values after the padded-key blocks into a key slot, the message into
@@ -16,7 +17,8 @@
 // STATE, BLOCK and the padding written into MSG are zeroed before an export returns (the
 // schedule and working variables never leave locals).
 
-// Memory map (bytes); no static data (the round constants are immediates in the unrolled rounds). Key slots
+// Memory map (bytes), above the static data: the SIMD loops' round-constant tables (under 1 KiB;
+// the one-message kernels' constants are immediates in their unrolled rounds). Key slots
 // start at SLOTS and are managed by the JavaScript side: inner chaining value at +0, outer at +32
 // (SHA-1, SHA-256) or +64 (SHA-512).
 export const STATE: usize = 4096; // the working chaining value, 8 × u64
@@ -1038,4 +1040,683 @@ export function hmac_sha256(slot: usize, len: usize, digestLen: usize): void {
 /** HMAC-SHA-512 (64), -384 (48), -512/256 (32), -512/224 (28). */
 export function hmac_sha512(slot: usize, len: usize, digestLen: usize): void {
   hmac(5, slot, len, digestLen);
+}
+
+// --- many messages at once: SIMD lanes (the batch path) -------------------------------------------
+//
+// The same compressions over four messages at once (SHA-1, SHA-256: one message per i32x4 lane) or
+// two (SHA-512: one per i64x2 lane), for tagMany / verifyMany under one key: the key's prepared
+// states are splatted to every lane, and the inner hashes' chaining values are already the outer
+// block's words, lane by lane. Messages of one call have the same number of padded blocks (the
+// JavaScript side groups them). Ch and Maj are bitselects (Ch(e, f, g) = bitselect(f, g, e),
+// Maj(a, b, c) = bitselect(b, a, a ^ c)); rotations are two shifts and an or, and SHA-512's
+// rotation by 8 a byte shuffle. Constant time as above: lanes never branch, and nothing but
+// lengths steers the driver. STATEX, WX and the lanes' messages (with their padding) are zeroed
+// before return.
+
+export const STATEX: usize = 4608; // the lanes' chaining values, 8 × v128
+export const WX: usize = 4736; // one block's sixteen schedule words, lane by lane, 16 × v128
+export const DESC: usize = 4992; // per lane: the message's offset in memory and its length (u32 each)
+// Lane k's result: OUT + 32k (SHA-1, SHA-256: 32-byte stride), OUT + 64k (SHA-512).
+
+@inline function rotr4(x: v128, n: i32): v128 {
+  return v128.or(i32x4.shr_u(x, n), i32x4.shl(x, 32 - n));
+}
+@inline function rotl4(x: v128, n: i32): v128 {
+  return v128.or(i32x4.shl(x, n), i32x4.shr_u(x, 32 - n));
+}
+@inline function S0x4(x: v128): v128 {
+  return v128.xor(v128.xor(rotr4(x, 2), rotr4(x, 13)), rotr4(x, 22));
+}
+@inline function S1x4(x: v128): v128 {
+  return v128.xor(v128.xor(rotr4(x, 6), rotr4(x, 11)), rotr4(x, 25));
+}
+@inline function s0x4(x: v128): v128 {
+  return v128.xor(v128.xor(rotr4(x, 7), rotr4(x, 18)), i32x4.shr_u(x, 3));
+}
+@inline function s1x4(x: v128): v128 {
+  return v128.xor(v128.xor(rotr4(x, 17), rotr4(x, 19)), i32x4.shr_u(x, 10));
+}
+@inline function rotr2(x: v128, n: i32): v128 {
+  return v128.or(i64x2.shr_u(x, n), i64x2.shl(x, 64 - n));
+}
+/** rotr by 8 on both 64-bit lanes: a byte rotation. */
+@inline function rotr2by8(x: v128): v128 {
+  return i8x16.shuffle(x, x, 1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8);
+}
+@inline function S0x2(x: v128): v128 {
+  return v128.xor(v128.xor(rotr2(x, 28), rotr2(x, 34)), rotr2(x, 39));
+}
+@inline function S1x2(x: v128): v128 {
+  return v128.xor(v128.xor(rotr2(x, 14), rotr2(x, 18)), rotr2(x, 41));
+}
+@inline function s0x2(x: v128): v128 {
+  return v128.xor(v128.xor(rotr2(x, 1), rotr2by8(x)), i64x2.shr_u(x, 7));
+}
+@inline function s1x2(x: v128): v128 {
+  return v128.xor(v128.xor(rotr2(x, 19), rotr2(x, 61)), i64x2.shr_u(x, 6));
+}
+
+/**
+ * Four 16-byte rows (four big-endian words of one lane each, at r0..r3) into four columns (word j
+ * of every lane), byte-swapped on the way: the 4 × 4 transpose by two rounds of shuffles.
+ */
+@inline function transpose4(r0: v128, r1: v128, r2: v128, r3: v128, to: usize): void {
+  const t0 = i8x16.shuffle(r0, r1, 3, 2, 1, 0, 19, 18, 17, 16, 7, 6, 5, 4, 23, 22, 21, 20);
+  const t1 = i8x16.shuffle(r0, r1, 11, 10, 9, 8, 27, 26, 25, 24, 15, 14, 13, 12, 31, 30, 29, 28);
+  const t2 = i8x16.shuffle(r2, r3, 3, 2, 1, 0, 19, 18, 17, 16, 7, 6, 5, 4, 23, 22, 21, 20);
+  const t3 = i8x16.shuffle(r2, r3, 11, 10, 9, 8, 27, 26, 25, 24, 15, 14, 13, 12, 31, 30, 29, 28);
+  v128.store(to, i32x4.shuffle(t0, t2, 0, 1, 4, 5));
+  v128.store(to, i32x4.shuffle(t0, t2, 2, 3, 6, 7), 16);
+  v128.store(to, i32x4.shuffle(t1, t3, 0, 1, 4, 5), 32);
+  v128.store(to, i32x4.shuffle(t1, t3, 2, 3, 6, 7), 48);
+}
+
+/** WX ← block `b` (64 bytes) of the four lanes' messages, word j of every lane in WX + 16j. */
+function loadBlock4(b: usize): void {
+  const p0 = <usize>load<u32>(DESC) + (b << 6);
+  const p1 = <usize>load<u32>(DESC, 8) + (b << 6);
+  const p2 = <usize>load<u32>(DESC, 16) + (b << 6);
+  const p3 = <usize>load<u32>(DESC, 24) + (b << 6);
+  for (let m: usize = 0; m < 64; m += 16) {
+    transpose4(v128.load(p0 + m), v128.load(p1 + m), v128.load(p2 + m), v128.load(p3 + m), WX + (m << 2));
+  }
+}
+
+/** WX ← block `b` (128 bytes) of the two lanes' messages, word j of both lanes in WX + 16j. */
+function loadBlock2(b: usize): void {
+  const p0 = <usize>load<u32>(DESC) + (b << 7);
+  const p1 = <usize>load<u32>(DESC, 8) + (b << 7);
+  for (let m: usize = 0; m < 128; m += 16) {
+    const r0 = v128.load(p0 + m);
+    const r1 = v128.load(p1 + m);
+    v128.store(WX + (m << 1), i8x16.shuffle(r0, r1, 7, 6, 5, 4, 3, 2, 1, 0, 23, 22, 21, 20, 19, 18, 17, 16));
+    v128.store(WX + (m << 1), i8x16.shuffle(r0, r1, 15, 14, 13, 12, 11, 10, 9, 8, 31, 30, 29, 28, 27, 26, 25, 24), 16);
+  }
+}
+
+const K256X_TABLE: StaticArray<u32> = [0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2];
+const K256X: usize = changetype<usize>(K256X_TABLE);
+
+/** STATEX ← SHA-256 compression of STATEX (four lanes) with the schedule words in WX. */
+function compress256x4(): void {
+  let w0 = v128.load(WX, 0);
+  let w1 = v128.load(WX, 16);
+  let w2 = v128.load(WX, 32);
+  let w3 = v128.load(WX, 48);
+  let w4 = v128.load(WX, 64);
+  let w5 = v128.load(WX, 80);
+  let w6 = v128.load(WX, 96);
+  let w7 = v128.load(WX, 112);
+  let w8 = v128.load(WX, 128);
+  let w9 = v128.load(WX, 144);
+  let w10 = v128.load(WX, 160);
+  let w11 = v128.load(WX, 176);
+  let w12 = v128.load(WX, 192);
+  let w13 = v128.load(WX, 208);
+  let w14 = v128.load(WX, 224);
+  let w15 = v128.load(WX, 240);
+  let a = v128.load(STATEX, 0);
+  let b = v128.load(STATEX, 16);
+  let c = v128.load(STATEX, 32);
+  let d = v128.load(STATEX, 48);
+  let e = v128.load(STATEX, 64);
+  let f = v128.load(STATEX, 80);
+  let g = v128.load(STATEX, 96);
+  let h = v128.load(STATEX, 112);
+  for (let t: usize = 0; t < 64; t += 16) {
+    h = i32x4.add(i32x4.add(h, S1x4(e)), i32x4.add(v128.bitselect(f, g, e), i32x4.add(w0, v128.load32_splat(K256X + ((t + 0) << 2)))));
+    d = i32x4.add(d, h);
+    h = i32x4.add(h, i32x4.add(S0x4(a), v128.bitselect(b, a, v128.xor(a, c))));
+    g = i32x4.add(i32x4.add(g, S1x4(d)), i32x4.add(v128.bitselect(e, f, d), i32x4.add(w1, v128.load32_splat(K256X + ((t + 1) << 2)))));
+    c = i32x4.add(c, g);
+    g = i32x4.add(g, i32x4.add(S0x4(h), v128.bitselect(a, h, v128.xor(h, b))));
+    f = i32x4.add(i32x4.add(f, S1x4(c)), i32x4.add(v128.bitselect(d, e, c), i32x4.add(w2, v128.load32_splat(K256X + ((t + 2) << 2)))));
+    b = i32x4.add(b, f);
+    f = i32x4.add(f, i32x4.add(S0x4(g), v128.bitselect(h, g, v128.xor(g, a))));
+    e = i32x4.add(i32x4.add(e, S1x4(b)), i32x4.add(v128.bitselect(c, d, b), i32x4.add(w3, v128.load32_splat(K256X + ((t + 3) << 2)))));
+    a = i32x4.add(a, e);
+    e = i32x4.add(e, i32x4.add(S0x4(f), v128.bitselect(g, f, v128.xor(f, h))));
+    d = i32x4.add(i32x4.add(d, S1x4(a)), i32x4.add(v128.bitselect(b, c, a), i32x4.add(w4, v128.load32_splat(K256X + ((t + 4) << 2)))));
+    h = i32x4.add(h, d);
+    d = i32x4.add(d, i32x4.add(S0x4(e), v128.bitselect(f, e, v128.xor(e, g))));
+    c = i32x4.add(i32x4.add(c, S1x4(h)), i32x4.add(v128.bitselect(a, b, h), i32x4.add(w5, v128.load32_splat(K256X + ((t + 5) << 2)))));
+    g = i32x4.add(g, c);
+    c = i32x4.add(c, i32x4.add(S0x4(d), v128.bitselect(e, d, v128.xor(d, f))));
+    b = i32x4.add(i32x4.add(b, S1x4(g)), i32x4.add(v128.bitselect(h, a, g), i32x4.add(w6, v128.load32_splat(K256X + ((t + 6) << 2)))));
+    f = i32x4.add(f, b);
+    b = i32x4.add(b, i32x4.add(S0x4(c), v128.bitselect(d, c, v128.xor(c, e))));
+    a = i32x4.add(i32x4.add(a, S1x4(f)), i32x4.add(v128.bitselect(g, h, f), i32x4.add(w7, v128.load32_splat(K256X + ((t + 7) << 2)))));
+    e = i32x4.add(e, a);
+    a = i32x4.add(a, i32x4.add(S0x4(b), v128.bitselect(c, b, v128.xor(b, d))));
+    h = i32x4.add(i32x4.add(h, S1x4(e)), i32x4.add(v128.bitselect(f, g, e), i32x4.add(w8, v128.load32_splat(K256X + ((t + 8) << 2)))));
+    d = i32x4.add(d, h);
+    h = i32x4.add(h, i32x4.add(S0x4(a), v128.bitselect(b, a, v128.xor(a, c))));
+    g = i32x4.add(i32x4.add(g, S1x4(d)), i32x4.add(v128.bitselect(e, f, d), i32x4.add(w9, v128.load32_splat(K256X + ((t + 9) << 2)))));
+    c = i32x4.add(c, g);
+    g = i32x4.add(g, i32x4.add(S0x4(h), v128.bitselect(a, h, v128.xor(h, b))));
+    f = i32x4.add(i32x4.add(f, S1x4(c)), i32x4.add(v128.bitselect(d, e, c), i32x4.add(w10, v128.load32_splat(K256X + ((t + 10) << 2)))));
+    b = i32x4.add(b, f);
+    f = i32x4.add(f, i32x4.add(S0x4(g), v128.bitselect(h, g, v128.xor(g, a))));
+    e = i32x4.add(i32x4.add(e, S1x4(b)), i32x4.add(v128.bitselect(c, d, b), i32x4.add(w11, v128.load32_splat(K256X + ((t + 11) << 2)))));
+    a = i32x4.add(a, e);
+    e = i32x4.add(e, i32x4.add(S0x4(f), v128.bitselect(g, f, v128.xor(f, h))));
+    d = i32x4.add(i32x4.add(d, S1x4(a)), i32x4.add(v128.bitselect(b, c, a), i32x4.add(w12, v128.load32_splat(K256X + ((t + 12) << 2)))));
+    h = i32x4.add(h, d);
+    d = i32x4.add(d, i32x4.add(S0x4(e), v128.bitselect(f, e, v128.xor(e, g))));
+    c = i32x4.add(i32x4.add(c, S1x4(h)), i32x4.add(v128.bitselect(a, b, h), i32x4.add(w13, v128.load32_splat(K256X + ((t + 13) << 2)))));
+    g = i32x4.add(g, c);
+    c = i32x4.add(c, i32x4.add(S0x4(d), v128.bitselect(e, d, v128.xor(d, f))));
+    b = i32x4.add(i32x4.add(b, S1x4(g)), i32x4.add(v128.bitselect(h, a, g), i32x4.add(w14, v128.load32_splat(K256X + ((t + 14) << 2)))));
+    f = i32x4.add(f, b);
+    b = i32x4.add(b, i32x4.add(S0x4(c), v128.bitselect(d, c, v128.xor(c, e))));
+    a = i32x4.add(i32x4.add(a, S1x4(f)), i32x4.add(v128.bitselect(g, h, f), i32x4.add(w15, v128.load32_splat(K256X + ((t + 15) << 2)))));
+    e = i32x4.add(e, a);
+    a = i32x4.add(a, i32x4.add(S0x4(b), v128.bitselect(c, b, v128.xor(b, d))));
+    if (t < 48) {
+      w0 = i32x4.add(i32x4.add(w0, s1x4(w14)), i32x4.add(w9, s0x4(w1)));
+      w1 = i32x4.add(i32x4.add(w1, s1x4(w15)), i32x4.add(w10, s0x4(w2)));
+      w2 = i32x4.add(i32x4.add(w2, s1x4(w0)), i32x4.add(w11, s0x4(w3)));
+      w3 = i32x4.add(i32x4.add(w3, s1x4(w1)), i32x4.add(w12, s0x4(w4)));
+      w4 = i32x4.add(i32x4.add(w4, s1x4(w2)), i32x4.add(w13, s0x4(w5)));
+      w5 = i32x4.add(i32x4.add(w5, s1x4(w3)), i32x4.add(w14, s0x4(w6)));
+      w6 = i32x4.add(i32x4.add(w6, s1x4(w4)), i32x4.add(w15, s0x4(w7)));
+      w7 = i32x4.add(i32x4.add(w7, s1x4(w5)), i32x4.add(w0, s0x4(w8)));
+      w8 = i32x4.add(i32x4.add(w8, s1x4(w6)), i32x4.add(w1, s0x4(w9)));
+      w9 = i32x4.add(i32x4.add(w9, s1x4(w7)), i32x4.add(w2, s0x4(w10)));
+      w10 = i32x4.add(i32x4.add(w10, s1x4(w8)), i32x4.add(w3, s0x4(w11)));
+      w11 = i32x4.add(i32x4.add(w11, s1x4(w9)), i32x4.add(w4, s0x4(w12)));
+      w12 = i32x4.add(i32x4.add(w12, s1x4(w10)), i32x4.add(w5, s0x4(w13)));
+      w13 = i32x4.add(i32x4.add(w13, s1x4(w11)), i32x4.add(w6, s0x4(w14)));
+      w14 = i32x4.add(i32x4.add(w14, s1x4(w12)), i32x4.add(w7, s0x4(w15)));
+      w15 = i32x4.add(i32x4.add(w15, s1x4(w13)), i32x4.add(w8, s0x4(w0)));
+    }
+  }
+  v128.store(STATEX, i32x4.add(v128.load(STATEX, 0), a), 0);
+  v128.store(STATEX, i32x4.add(v128.load(STATEX, 16), b), 16);
+  v128.store(STATEX, i32x4.add(v128.load(STATEX, 32), c), 32);
+  v128.store(STATEX, i32x4.add(v128.load(STATEX, 48), d), 48);
+  v128.store(STATEX, i32x4.add(v128.load(STATEX, 64), e), 64);
+  v128.store(STATEX, i32x4.add(v128.load(STATEX, 80), f), 80);
+  v128.store(STATEX, i32x4.add(v128.load(STATEX, 96), g), 96);
+  v128.store(STATEX, i32x4.add(v128.load(STATEX, 112), h), 112);
+}
+
+/** STATEX ← SHA-1 compression of STATEX (four lanes, five words) with the words in WX. */
+function compress1x4(): void {
+  let w0 = v128.load(WX, 0);
+  let w1 = v128.load(WX, 16);
+  let w2 = v128.load(WX, 32);
+  let w3 = v128.load(WX, 48);
+  let w4 = v128.load(WX, 64);
+  let w5 = v128.load(WX, 80);
+  let w6 = v128.load(WX, 96);
+  let w7 = v128.load(WX, 112);
+  let w8 = v128.load(WX, 128);
+  let w9 = v128.load(WX, 144);
+  let w10 = v128.load(WX, 160);
+  let w11 = v128.load(WX, 176);
+  let w12 = v128.load(WX, 192);
+  let w13 = v128.load(WX, 208);
+  let w14 = v128.load(WX, 224);
+  let w15 = v128.load(WX, 240);
+  let a = v128.load(STATEX, 0);
+  let b = v128.load(STATEX, 16);
+  let c = v128.load(STATEX, 32);
+  let d = v128.load(STATEX, 48);
+  let e = v128.load(STATEX, 64);
+  e = i32x4.add(i32x4.add(e, rotl4(a, 5)), i32x4.add(v128.bitselect(c, d, b), i32x4.add(w0, i32x4.splat(0x5a827999))));
+  b = rotl4(b, 30);
+  d = i32x4.add(i32x4.add(d, rotl4(e, 5)), i32x4.add(v128.bitselect(b, c, a), i32x4.add(w1, i32x4.splat(0x5a827999))));
+  a = rotl4(a, 30);
+  c = i32x4.add(i32x4.add(c, rotl4(d, 5)), i32x4.add(v128.bitselect(a, b, e), i32x4.add(w2, i32x4.splat(0x5a827999))));
+  e = rotl4(e, 30);
+  b = i32x4.add(i32x4.add(b, rotl4(c, 5)), i32x4.add(v128.bitselect(e, a, d), i32x4.add(w3, i32x4.splat(0x5a827999))));
+  d = rotl4(d, 30);
+  a = i32x4.add(i32x4.add(a, rotl4(b, 5)), i32x4.add(v128.bitselect(d, e, c), i32x4.add(w4, i32x4.splat(0x5a827999))));
+  c = rotl4(c, 30);
+  e = i32x4.add(i32x4.add(e, rotl4(a, 5)), i32x4.add(v128.bitselect(c, d, b), i32x4.add(w5, i32x4.splat(0x5a827999))));
+  b = rotl4(b, 30);
+  d = i32x4.add(i32x4.add(d, rotl4(e, 5)), i32x4.add(v128.bitselect(b, c, a), i32x4.add(w6, i32x4.splat(0x5a827999))));
+  a = rotl4(a, 30);
+  c = i32x4.add(i32x4.add(c, rotl4(d, 5)), i32x4.add(v128.bitselect(a, b, e), i32x4.add(w7, i32x4.splat(0x5a827999))));
+  e = rotl4(e, 30);
+  b = i32x4.add(i32x4.add(b, rotl4(c, 5)), i32x4.add(v128.bitselect(e, a, d), i32x4.add(w8, i32x4.splat(0x5a827999))));
+  d = rotl4(d, 30);
+  a = i32x4.add(i32x4.add(a, rotl4(b, 5)), i32x4.add(v128.bitselect(d, e, c), i32x4.add(w9, i32x4.splat(0x5a827999))));
+  c = rotl4(c, 30);
+  e = i32x4.add(i32x4.add(e, rotl4(a, 5)), i32x4.add(v128.bitselect(c, d, b), i32x4.add(w10, i32x4.splat(0x5a827999))));
+  b = rotl4(b, 30);
+  d = i32x4.add(i32x4.add(d, rotl4(e, 5)), i32x4.add(v128.bitselect(b, c, a), i32x4.add(w11, i32x4.splat(0x5a827999))));
+  a = rotl4(a, 30);
+  c = i32x4.add(i32x4.add(c, rotl4(d, 5)), i32x4.add(v128.bitselect(a, b, e), i32x4.add(w12, i32x4.splat(0x5a827999))));
+  e = rotl4(e, 30);
+  b = i32x4.add(i32x4.add(b, rotl4(c, 5)), i32x4.add(v128.bitselect(e, a, d), i32x4.add(w13, i32x4.splat(0x5a827999))));
+  d = rotl4(d, 30);
+  a = i32x4.add(i32x4.add(a, rotl4(b, 5)), i32x4.add(v128.bitselect(d, e, c), i32x4.add(w14, i32x4.splat(0x5a827999))));
+  c = rotl4(c, 30);
+  e = i32x4.add(i32x4.add(e, rotl4(a, 5)), i32x4.add(v128.bitselect(c, d, b), i32x4.add(w15, i32x4.splat(0x5a827999))));
+  b = rotl4(b, 30);
+  w0 = rotl4(v128.xor(v128.xor(w13, w8), v128.xor(w2, w0)), 1);
+  d = i32x4.add(i32x4.add(d, rotl4(e, 5)), i32x4.add(v128.bitselect(b, c, a), i32x4.add(w0, i32x4.splat(0x5a827999))));
+  a = rotl4(a, 30);
+  w1 = rotl4(v128.xor(v128.xor(w14, w9), v128.xor(w3, w1)), 1);
+  c = i32x4.add(i32x4.add(c, rotl4(d, 5)), i32x4.add(v128.bitselect(a, b, e), i32x4.add(w1, i32x4.splat(0x5a827999))));
+  e = rotl4(e, 30);
+  w2 = rotl4(v128.xor(v128.xor(w15, w10), v128.xor(w4, w2)), 1);
+  b = i32x4.add(i32x4.add(b, rotl4(c, 5)), i32x4.add(v128.bitselect(e, a, d), i32x4.add(w2, i32x4.splat(0x5a827999))));
+  d = rotl4(d, 30);
+  w3 = rotl4(v128.xor(v128.xor(w0, w11), v128.xor(w5, w3)), 1);
+  a = i32x4.add(i32x4.add(a, rotl4(b, 5)), i32x4.add(v128.bitselect(d, e, c), i32x4.add(w3, i32x4.splat(0x5a827999))));
+  c = rotl4(c, 30);
+  w4 = rotl4(v128.xor(v128.xor(w1, w12), v128.xor(w6, w4)), 1);
+  e = i32x4.add(i32x4.add(e, rotl4(a, 5)), i32x4.add(v128.xor(v128.xor(b, c), d), i32x4.add(w4, i32x4.splat(0x6ed9eba1))));
+  b = rotl4(b, 30);
+  w5 = rotl4(v128.xor(v128.xor(w2, w13), v128.xor(w7, w5)), 1);
+  d = i32x4.add(i32x4.add(d, rotl4(e, 5)), i32x4.add(v128.xor(v128.xor(a, b), c), i32x4.add(w5, i32x4.splat(0x6ed9eba1))));
+  a = rotl4(a, 30);
+  w6 = rotl4(v128.xor(v128.xor(w3, w14), v128.xor(w8, w6)), 1);
+  c = i32x4.add(i32x4.add(c, rotl4(d, 5)), i32x4.add(v128.xor(v128.xor(e, a), b), i32x4.add(w6, i32x4.splat(0x6ed9eba1))));
+  e = rotl4(e, 30);
+  w7 = rotl4(v128.xor(v128.xor(w4, w15), v128.xor(w9, w7)), 1);
+  b = i32x4.add(i32x4.add(b, rotl4(c, 5)), i32x4.add(v128.xor(v128.xor(d, e), a), i32x4.add(w7, i32x4.splat(0x6ed9eba1))));
+  d = rotl4(d, 30);
+  w8 = rotl4(v128.xor(v128.xor(w5, w0), v128.xor(w10, w8)), 1);
+  a = i32x4.add(i32x4.add(a, rotl4(b, 5)), i32x4.add(v128.xor(v128.xor(c, d), e), i32x4.add(w8, i32x4.splat(0x6ed9eba1))));
+  c = rotl4(c, 30);
+  w9 = rotl4(v128.xor(v128.xor(w6, w1), v128.xor(w11, w9)), 1);
+  e = i32x4.add(i32x4.add(e, rotl4(a, 5)), i32x4.add(v128.xor(v128.xor(b, c), d), i32x4.add(w9, i32x4.splat(0x6ed9eba1))));
+  b = rotl4(b, 30);
+  w10 = rotl4(v128.xor(v128.xor(w7, w2), v128.xor(w12, w10)), 1);
+  d = i32x4.add(i32x4.add(d, rotl4(e, 5)), i32x4.add(v128.xor(v128.xor(a, b), c), i32x4.add(w10, i32x4.splat(0x6ed9eba1))));
+  a = rotl4(a, 30);
+  w11 = rotl4(v128.xor(v128.xor(w8, w3), v128.xor(w13, w11)), 1);
+  c = i32x4.add(i32x4.add(c, rotl4(d, 5)), i32x4.add(v128.xor(v128.xor(e, a), b), i32x4.add(w11, i32x4.splat(0x6ed9eba1))));
+  e = rotl4(e, 30);
+  w12 = rotl4(v128.xor(v128.xor(w9, w4), v128.xor(w14, w12)), 1);
+  b = i32x4.add(i32x4.add(b, rotl4(c, 5)), i32x4.add(v128.xor(v128.xor(d, e), a), i32x4.add(w12, i32x4.splat(0x6ed9eba1))));
+  d = rotl4(d, 30);
+  w13 = rotl4(v128.xor(v128.xor(w10, w5), v128.xor(w15, w13)), 1);
+  a = i32x4.add(i32x4.add(a, rotl4(b, 5)), i32x4.add(v128.xor(v128.xor(c, d), e), i32x4.add(w13, i32x4.splat(0x6ed9eba1))));
+  c = rotl4(c, 30);
+  w14 = rotl4(v128.xor(v128.xor(w11, w6), v128.xor(w0, w14)), 1);
+  e = i32x4.add(i32x4.add(e, rotl4(a, 5)), i32x4.add(v128.xor(v128.xor(b, c), d), i32x4.add(w14, i32x4.splat(0x6ed9eba1))));
+  b = rotl4(b, 30);
+  w15 = rotl4(v128.xor(v128.xor(w12, w7), v128.xor(w1, w15)), 1);
+  d = i32x4.add(i32x4.add(d, rotl4(e, 5)), i32x4.add(v128.xor(v128.xor(a, b), c), i32x4.add(w15, i32x4.splat(0x6ed9eba1))));
+  a = rotl4(a, 30);
+  w0 = rotl4(v128.xor(v128.xor(w13, w8), v128.xor(w2, w0)), 1);
+  c = i32x4.add(i32x4.add(c, rotl4(d, 5)), i32x4.add(v128.xor(v128.xor(e, a), b), i32x4.add(w0, i32x4.splat(0x6ed9eba1))));
+  e = rotl4(e, 30);
+  w1 = rotl4(v128.xor(v128.xor(w14, w9), v128.xor(w3, w1)), 1);
+  b = i32x4.add(i32x4.add(b, rotl4(c, 5)), i32x4.add(v128.xor(v128.xor(d, e), a), i32x4.add(w1, i32x4.splat(0x6ed9eba1))));
+  d = rotl4(d, 30);
+  w2 = rotl4(v128.xor(v128.xor(w15, w10), v128.xor(w4, w2)), 1);
+  a = i32x4.add(i32x4.add(a, rotl4(b, 5)), i32x4.add(v128.xor(v128.xor(c, d), e), i32x4.add(w2, i32x4.splat(0x6ed9eba1))));
+  c = rotl4(c, 30);
+  w3 = rotl4(v128.xor(v128.xor(w0, w11), v128.xor(w5, w3)), 1);
+  e = i32x4.add(i32x4.add(e, rotl4(a, 5)), i32x4.add(v128.xor(v128.xor(b, c), d), i32x4.add(w3, i32x4.splat(0x6ed9eba1))));
+  b = rotl4(b, 30);
+  w4 = rotl4(v128.xor(v128.xor(w1, w12), v128.xor(w6, w4)), 1);
+  d = i32x4.add(i32x4.add(d, rotl4(e, 5)), i32x4.add(v128.xor(v128.xor(a, b), c), i32x4.add(w4, i32x4.splat(0x6ed9eba1))));
+  a = rotl4(a, 30);
+  w5 = rotl4(v128.xor(v128.xor(w2, w13), v128.xor(w7, w5)), 1);
+  c = i32x4.add(i32x4.add(c, rotl4(d, 5)), i32x4.add(v128.xor(v128.xor(e, a), b), i32x4.add(w5, i32x4.splat(0x6ed9eba1))));
+  e = rotl4(e, 30);
+  w6 = rotl4(v128.xor(v128.xor(w3, w14), v128.xor(w8, w6)), 1);
+  b = i32x4.add(i32x4.add(b, rotl4(c, 5)), i32x4.add(v128.xor(v128.xor(d, e), a), i32x4.add(w6, i32x4.splat(0x6ed9eba1))));
+  d = rotl4(d, 30);
+  w7 = rotl4(v128.xor(v128.xor(w4, w15), v128.xor(w9, w7)), 1);
+  a = i32x4.add(i32x4.add(a, rotl4(b, 5)), i32x4.add(v128.xor(v128.xor(c, d), e), i32x4.add(w7, i32x4.splat(0x6ed9eba1))));
+  c = rotl4(c, 30);
+  w8 = rotl4(v128.xor(v128.xor(w5, w0), v128.xor(w10, w8)), 1);
+  e = i32x4.add(i32x4.add(e, rotl4(a, 5)), i32x4.add(v128.bitselect(c, b, v128.xor(b, d)), i32x4.add(w8, i32x4.splat(0x8f1bbcdc))));
+  b = rotl4(b, 30);
+  w9 = rotl4(v128.xor(v128.xor(w6, w1), v128.xor(w11, w9)), 1);
+  d = i32x4.add(i32x4.add(d, rotl4(e, 5)), i32x4.add(v128.bitselect(b, a, v128.xor(a, c)), i32x4.add(w9, i32x4.splat(0x8f1bbcdc))));
+  a = rotl4(a, 30);
+  w10 = rotl4(v128.xor(v128.xor(w7, w2), v128.xor(w12, w10)), 1);
+  c = i32x4.add(i32x4.add(c, rotl4(d, 5)), i32x4.add(v128.bitselect(a, e, v128.xor(e, b)), i32x4.add(w10, i32x4.splat(0x8f1bbcdc))));
+  e = rotl4(e, 30);
+  w11 = rotl4(v128.xor(v128.xor(w8, w3), v128.xor(w13, w11)), 1);
+  b = i32x4.add(i32x4.add(b, rotl4(c, 5)), i32x4.add(v128.bitselect(e, d, v128.xor(d, a)), i32x4.add(w11, i32x4.splat(0x8f1bbcdc))));
+  d = rotl4(d, 30);
+  w12 = rotl4(v128.xor(v128.xor(w9, w4), v128.xor(w14, w12)), 1);
+  a = i32x4.add(i32x4.add(a, rotl4(b, 5)), i32x4.add(v128.bitselect(d, c, v128.xor(c, e)), i32x4.add(w12, i32x4.splat(0x8f1bbcdc))));
+  c = rotl4(c, 30);
+  w13 = rotl4(v128.xor(v128.xor(w10, w5), v128.xor(w15, w13)), 1);
+  e = i32x4.add(i32x4.add(e, rotl4(a, 5)), i32x4.add(v128.bitselect(c, b, v128.xor(b, d)), i32x4.add(w13, i32x4.splat(0x8f1bbcdc))));
+  b = rotl4(b, 30);
+  w14 = rotl4(v128.xor(v128.xor(w11, w6), v128.xor(w0, w14)), 1);
+  d = i32x4.add(i32x4.add(d, rotl4(e, 5)), i32x4.add(v128.bitselect(b, a, v128.xor(a, c)), i32x4.add(w14, i32x4.splat(0x8f1bbcdc))));
+  a = rotl4(a, 30);
+  w15 = rotl4(v128.xor(v128.xor(w12, w7), v128.xor(w1, w15)), 1);
+  c = i32x4.add(i32x4.add(c, rotl4(d, 5)), i32x4.add(v128.bitselect(a, e, v128.xor(e, b)), i32x4.add(w15, i32x4.splat(0x8f1bbcdc))));
+  e = rotl4(e, 30);
+  w0 = rotl4(v128.xor(v128.xor(w13, w8), v128.xor(w2, w0)), 1);
+  b = i32x4.add(i32x4.add(b, rotl4(c, 5)), i32x4.add(v128.bitselect(e, d, v128.xor(d, a)), i32x4.add(w0, i32x4.splat(0x8f1bbcdc))));
+  d = rotl4(d, 30);
+  w1 = rotl4(v128.xor(v128.xor(w14, w9), v128.xor(w3, w1)), 1);
+  a = i32x4.add(i32x4.add(a, rotl4(b, 5)), i32x4.add(v128.bitselect(d, c, v128.xor(c, e)), i32x4.add(w1, i32x4.splat(0x8f1bbcdc))));
+  c = rotl4(c, 30);
+  w2 = rotl4(v128.xor(v128.xor(w15, w10), v128.xor(w4, w2)), 1);
+  e = i32x4.add(i32x4.add(e, rotl4(a, 5)), i32x4.add(v128.bitselect(c, b, v128.xor(b, d)), i32x4.add(w2, i32x4.splat(0x8f1bbcdc))));
+  b = rotl4(b, 30);
+  w3 = rotl4(v128.xor(v128.xor(w0, w11), v128.xor(w5, w3)), 1);
+  d = i32x4.add(i32x4.add(d, rotl4(e, 5)), i32x4.add(v128.bitselect(b, a, v128.xor(a, c)), i32x4.add(w3, i32x4.splat(0x8f1bbcdc))));
+  a = rotl4(a, 30);
+  w4 = rotl4(v128.xor(v128.xor(w1, w12), v128.xor(w6, w4)), 1);
+  c = i32x4.add(i32x4.add(c, rotl4(d, 5)), i32x4.add(v128.bitselect(a, e, v128.xor(e, b)), i32x4.add(w4, i32x4.splat(0x8f1bbcdc))));
+  e = rotl4(e, 30);
+  w5 = rotl4(v128.xor(v128.xor(w2, w13), v128.xor(w7, w5)), 1);
+  b = i32x4.add(i32x4.add(b, rotl4(c, 5)), i32x4.add(v128.bitselect(e, d, v128.xor(d, a)), i32x4.add(w5, i32x4.splat(0x8f1bbcdc))));
+  d = rotl4(d, 30);
+  w6 = rotl4(v128.xor(v128.xor(w3, w14), v128.xor(w8, w6)), 1);
+  a = i32x4.add(i32x4.add(a, rotl4(b, 5)), i32x4.add(v128.bitselect(d, c, v128.xor(c, e)), i32x4.add(w6, i32x4.splat(0x8f1bbcdc))));
+  c = rotl4(c, 30);
+  w7 = rotl4(v128.xor(v128.xor(w4, w15), v128.xor(w9, w7)), 1);
+  e = i32x4.add(i32x4.add(e, rotl4(a, 5)), i32x4.add(v128.bitselect(c, b, v128.xor(b, d)), i32x4.add(w7, i32x4.splat(0x8f1bbcdc))));
+  b = rotl4(b, 30);
+  w8 = rotl4(v128.xor(v128.xor(w5, w0), v128.xor(w10, w8)), 1);
+  d = i32x4.add(i32x4.add(d, rotl4(e, 5)), i32x4.add(v128.bitselect(b, a, v128.xor(a, c)), i32x4.add(w8, i32x4.splat(0x8f1bbcdc))));
+  a = rotl4(a, 30);
+  w9 = rotl4(v128.xor(v128.xor(w6, w1), v128.xor(w11, w9)), 1);
+  c = i32x4.add(i32x4.add(c, rotl4(d, 5)), i32x4.add(v128.bitselect(a, e, v128.xor(e, b)), i32x4.add(w9, i32x4.splat(0x8f1bbcdc))));
+  e = rotl4(e, 30);
+  w10 = rotl4(v128.xor(v128.xor(w7, w2), v128.xor(w12, w10)), 1);
+  b = i32x4.add(i32x4.add(b, rotl4(c, 5)), i32x4.add(v128.bitselect(e, d, v128.xor(d, a)), i32x4.add(w10, i32x4.splat(0x8f1bbcdc))));
+  d = rotl4(d, 30);
+  w11 = rotl4(v128.xor(v128.xor(w8, w3), v128.xor(w13, w11)), 1);
+  a = i32x4.add(i32x4.add(a, rotl4(b, 5)), i32x4.add(v128.bitselect(d, c, v128.xor(c, e)), i32x4.add(w11, i32x4.splat(0x8f1bbcdc))));
+  c = rotl4(c, 30);
+  w12 = rotl4(v128.xor(v128.xor(w9, w4), v128.xor(w14, w12)), 1);
+  e = i32x4.add(i32x4.add(e, rotl4(a, 5)), i32x4.add(v128.xor(v128.xor(b, c), d), i32x4.add(w12, i32x4.splat(0xca62c1d6))));
+  b = rotl4(b, 30);
+  w13 = rotl4(v128.xor(v128.xor(w10, w5), v128.xor(w15, w13)), 1);
+  d = i32x4.add(i32x4.add(d, rotl4(e, 5)), i32x4.add(v128.xor(v128.xor(a, b), c), i32x4.add(w13, i32x4.splat(0xca62c1d6))));
+  a = rotl4(a, 30);
+  w14 = rotl4(v128.xor(v128.xor(w11, w6), v128.xor(w0, w14)), 1);
+  c = i32x4.add(i32x4.add(c, rotl4(d, 5)), i32x4.add(v128.xor(v128.xor(e, a), b), i32x4.add(w14, i32x4.splat(0xca62c1d6))));
+  e = rotl4(e, 30);
+  w15 = rotl4(v128.xor(v128.xor(w12, w7), v128.xor(w1, w15)), 1);
+  b = i32x4.add(i32x4.add(b, rotl4(c, 5)), i32x4.add(v128.xor(v128.xor(d, e), a), i32x4.add(w15, i32x4.splat(0xca62c1d6))));
+  d = rotl4(d, 30);
+  w0 = rotl4(v128.xor(v128.xor(w13, w8), v128.xor(w2, w0)), 1);
+  a = i32x4.add(i32x4.add(a, rotl4(b, 5)), i32x4.add(v128.xor(v128.xor(c, d), e), i32x4.add(w0, i32x4.splat(0xca62c1d6))));
+  c = rotl4(c, 30);
+  w1 = rotl4(v128.xor(v128.xor(w14, w9), v128.xor(w3, w1)), 1);
+  e = i32x4.add(i32x4.add(e, rotl4(a, 5)), i32x4.add(v128.xor(v128.xor(b, c), d), i32x4.add(w1, i32x4.splat(0xca62c1d6))));
+  b = rotl4(b, 30);
+  w2 = rotl4(v128.xor(v128.xor(w15, w10), v128.xor(w4, w2)), 1);
+  d = i32x4.add(i32x4.add(d, rotl4(e, 5)), i32x4.add(v128.xor(v128.xor(a, b), c), i32x4.add(w2, i32x4.splat(0xca62c1d6))));
+  a = rotl4(a, 30);
+  w3 = rotl4(v128.xor(v128.xor(w0, w11), v128.xor(w5, w3)), 1);
+  c = i32x4.add(i32x4.add(c, rotl4(d, 5)), i32x4.add(v128.xor(v128.xor(e, a), b), i32x4.add(w3, i32x4.splat(0xca62c1d6))));
+  e = rotl4(e, 30);
+  w4 = rotl4(v128.xor(v128.xor(w1, w12), v128.xor(w6, w4)), 1);
+  b = i32x4.add(i32x4.add(b, rotl4(c, 5)), i32x4.add(v128.xor(v128.xor(d, e), a), i32x4.add(w4, i32x4.splat(0xca62c1d6))));
+  d = rotl4(d, 30);
+  w5 = rotl4(v128.xor(v128.xor(w2, w13), v128.xor(w7, w5)), 1);
+  a = i32x4.add(i32x4.add(a, rotl4(b, 5)), i32x4.add(v128.xor(v128.xor(c, d), e), i32x4.add(w5, i32x4.splat(0xca62c1d6))));
+  c = rotl4(c, 30);
+  w6 = rotl4(v128.xor(v128.xor(w3, w14), v128.xor(w8, w6)), 1);
+  e = i32x4.add(i32x4.add(e, rotl4(a, 5)), i32x4.add(v128.xor(v128.xor(b, c), d), i32x4.add(w6, i32x4.splat(0xca62c1d6))));
+  b = rotl4(b, 30);
+  w7 = rotl4(v128.xor(v128.xor(w4, w15), v128.xor(w9, w7)), 1);
+  d = i32x4.add(i32x4.add(d, rotl4(e, 5)), i32x4.add(v128.xor(v128.xor(a, b), c), i32x4.add(w7, i32x4.splat(0xca62c1d6))));
+  a = rotl4(a, 30);
+  w8 = rotl4(v128.xor(v128.xor(w5, w0), v128.xor(w10, w8)), 1);
+  c = i32x4.add(i32x4.add(c, rotl4(d, 5)), i32x4.add(v128.xor(v128.xor(e, a), b), i32x4.add(w8, i32x4.splat(0xca62c1d6))));
+  e = rotl4(e, 30);
+  w9 = rotl4(v128.xor(v128.xor(w6, w1), v128.xor(w11, w9)), 1);
+  b = i32x4.add(i32x4.add(b, rotl4(c, 5)), i32x4.add(v128.xor(v128.xor(d, e), a), i32x4.add(w9, i32x4.splat(0xca62c1d6))));
+  d = rotl4(d, 30);
+  w10 = rotl4(v128.xor(v128.xor(w7, w2), v128.xor(w12, w10)), 1);
+  a = i32x4.add(i32x4.add(a, rotl4(b, 5)), i32x4.add(v128.xor(v128.xor(c, d), e), i32x4.add(w10, i32x4.splat(0xca62c1d6))));
+  c = rotl4(c, 30);
+  w11 = rotl4(v128.xor(v128.xor(w8, w3), v128.xor(w13, w11)), 1);
+  e = i32x4.add(i32x4.add(e, rotl4(a, 5)), i32x4.add(v128.xor(v128.xor(b, c), d), i32x4.add(w11, i32x4.splat(0xca62c1d6))));
+  b = rotl4(b, 30);
+  w12 = rotl4(v128.xor(v128.xor(w9, w4), v128.xor(w14, w12)), 1);
+  d = i32x4.add(i32x4.add(d, rotl4(e, 5)), i32x4.add(v128.xor(v128.xor(a, b), c), i32x4.add(w12, i32x4.splat(0xca62c1d6))));
+  a = rotl4(a, 30);
+  w13 = rotl4(v128.xor(v128.xor(w10, w5), v128.xor(w15, w13)), 1);
+  c = i32x4.add(i32x4.add(c, rotl4(d, 5)), i32x4.add(v128.xor(v128.xor(e, a), b), i32x4.add(w13, i32x4.splat(0xca62c1d6))));
+  e = rotl4(e, 30);
+  w14 = rotl4(v128.xor(v128.xor(w11, w6), v128.xor(w0, w14)), 1);
+  b = i32x4.add(i32x4.add(b, rotl4(c, 5)), i32x4.add(v128.xor(v128.xor(d, e), a), i32x4.add(w14, i32x4.splat(0xca62c1d6))));
+  d = rotl4(d, 30);
+  w15 = rotl4(v128.xor(v128.xor(w12, w7), v128.xor(w1, w15)), 1);
+  a = i32x4.add(i32x4.add(a, rotl4(b, 5)), i32x4.add(v128.xor(v128.xor(c, d), e), i32x4.add(w15, i32x4.splat(0xca62c1d6))));
+  c = rotl4(c, 30);
+  v128.store(STATEX, i32x4.add(v128.load(STATEX, 0), a), 0);
+  v128.store(STATEX, i32x4.add(v128.load(STATEX, 16), b), 16);
+  v128.store(STATEX, i32x4.add(v128.load(STATEX, 32), c), 32);
+  v128.store(STATEX, i32x4.add(v128.load(STATEX, 48), d), 48);
+  v128.store(STATEX, i32x4.add(v128.load(STATEX, 64), e), 64);
+}
+
+const K512X_TABLE: StaticArray<u64> = [0x428a2f98d728ae22, 0x7137449123ef65cd, 0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc, 0x3956c25bf348b538, 0x59f111f1b605d019, 0x923f82a4af194f9b, 0xab1c5ed5da6d8118, 0xd807aa98a3030242, 0x12835b0145706fbe, 0x243185be4ee4b28c, 0x550c7dc3d5ffb4e2, 0x72be5d74f27b896f, 0x80deb1fe3b1696b1, 0x9bdc06a725c71235, 0xc19bf174cf692694, 0xe49b69c19ef14ad2, 0xefbe4786384f25e3, 0x0fc19dc68b8cd5b5, 0x240ca1cc77ac9c65, 0x2de92c6f592b0275, 0x4a7484aa6ea6e483, 0x5cb0a9dcbd41fbd4, 0x76f988da831153b5, 0x983e5152ee66dfab, 0xa831c66d2db43210, 0xb00327c898fb213f, 0xbf597fc7beef0ee4, 0xc6e00bf33da88fc2, 0xd5a79147930aa725, 0x06ca6351e003826f, 0x142929670a0e6e70, 0x27b70a8546d22ffc, 0x2e1b21385c26c926, 0x4d2c6dfc5ac42aed, 0x53380d139d95b3df, 0x650a73548baf63de, 0x766a0abb3c77b2a8, 0x81c2c92e47edaee6, 0x92722c851482353b, 0xa2bfe8a14cf10364, 0xa81a664bbc423001, 0xc24b8b70d0f89791, 0xc76c51a30654be30, 0xd192e819d6ef5218, 0xd69906245565a910, 0xf40e35855771202a, 0x106aa07032bbd1b8, 0x19a4c116b8d2d0c8, 0x1e376c085141ab53, 0x2748774cdf8eeb99, 0x34b0bcb5e19b48a8, 0x391c0cb3c5c95a63, 0x4ed8aa4ae3418acb, 0x5b9cca4f7763e373, 0x682e6ff3d6b2b8a3, 0x748f82ee5defb2fc, 0x78a5636f43172f60, 0x84c87814a1f0ab72, 0x8cc702081a6439ec, 0x90befffa23631e28, 0xa4506cebde82bde9, 0xbef9a3f7b2c67915, 0xc67178f2e372532b, 0xca273eceea26619c, 0xd186b8c721c0c207, 0xeada7dd6cde0eb1e, 0xf57d4f7fee6ed178, 0x06f067aa72176fba, 0x0a637dc5a2c898a6, 0x113f9804bef90dae, 0x1b710b35131c471b, 0x28db77f523047d84, 0x32caab7b40c72493, 0x3c9ebe0a15c9bebc, 0x431d67c49c100d4c, 0x4cc5d4becb3e42b6, 0x597f299cfc657e2a, 0x5fcb6fab3ad6faec, 0x6c44198c4a475817];
+const K512X: usize = changetype<usize>(K512X_TABLE);
+
+/** STATEX ← SHA-512 compression of STATEX (two lanes) with the schedule words in WX. */
+function compress512x2(): void {
+  let w0 = v128.load(WX, 0);
+  let w1 = v128.load(WX, 16);
+  let w2 = v128.load(WX, 32);
+  let w3 = v128.load(WX, 48);
+  let w4 = v128.load(WX, 64);
+  let w5 = v128.load(WX, 80);
+  let w6 = v128.load(WX, 96);
+  let w7 = v128.load(WX, 112);
+  let w8 = v128.load(WX, 128);
+  let w9 = v128.load(WX, 144);
+  let w10 = v128.load(WX, 160);
+  let w11 = v128.load(WX, 176);
+  let w12 = v128.load(WX, 192);
+  let w13 = v128.load(WX, 208);
+  let w14 = v128.load(WX, 224);
+  let w15 = v128.load(WX, 240);
+  let a = v128.load(STATEX, 0);
+  let b = v128.load(STATEX, 16);
+  let c = v128.load(STATEX, 32);
+  let d = v128.load(STATEX, 48);
+  let e = v128.load(STATEX, 64);
+  let f = v128.load(STATEX, 80);
+  let g = v128.load(STATEX, 96);
+  let h = v128.load(STATEX, 112);
+  for (let t: usize = 0; t < 80; t += 16) {
+    h = i64x2.add(i64x2.add(h, S1x2(e)), i64x2.add(v128.bitselect(f, g, e), i64x2.add(w0, v128.load64_splat(K512X + ((t + 0) << 3)))));
+    d = i64x2.add(d, h);
+    h = i64x2.add(h, i64x2.add(S0x2(a), v128.bitselect(b, a, v128.xor(a, c))));
+    g = i64x2.add(i64x2.add(g, S1x2(d)), i64x2.add(v128.bitselect(e, f, d), i64x2.add(w1, v128.load64_splat(K512X + ((t + 1) << 3)))));
+    c = i64x2.add(c, g);
+    g = i64x2.add(g, i64x2.add(S0x2(h), v128.bitselect(a, h, v128.xor(h, b))));
+    f = i64x2.add(i64x2.add(f, S1x2(c)), i64x2.add(v128.bitselect(d, e, c), i64x2.add(w2, v128.load64_splat(K512X + ((t + 2) << 3)))));
+    b = i64x2.add(b, f);
+    f = i64x2.add(f, i64x2.add(S0x2(g), v128.bitselect(h, g, v128.xor(g, a))));
+    e = i64x2.add(i64x2.add(e, S1x2(b)), i64x2.add(v128.bitselect(c, d, b), i64x2.add(w3, v128.load64_splat(K512X + ((t + 3) << 3)))));
+    a = i64x2.add(a, e);
+    e = i64x2.add(e, i64x2.add(S0x2(f), v128.bitselect(g, f, v128.xor(f, h))));
+    d = i64x2.add(i64x2.add(d, S1x2(a)), i64x2.add(v128.bitselect(b, c, a), i64x2.add(w4, v128.load64_splat(K512X + ((t + 4) << 3)))));
+    h = i64x2.add(h, d);
+    d = i64x2.add(d, i64x2.add(S0x2(e), v128.bitselect(f, e, v128.xor(e, g))));
+    c = i64x2.add(i64x2.add(c, S1x2(h)), i64x2.add(v128.bitselect(a, b, h), i64x2.add(w5, v128.load64_splat(K512X + ((t + 5) << 3)))));
+    g = i64x2.add(g, c);
+    c = i64x2.add(c, i64x2.add(S0x2(d), v128.bitselect(e, d, v128.xor(d, f))));
+    b = i64x2.add(i64x2.add(b, S1x2(g)), i64x2.add(v128.bitselect(h, a, g), i64x2.add(w6, v128.load64_splat(K512X + ((t + 6) << 3)))));
+    f = i64x2.add(f, b);
+    b = i64x2.add(b, i64x2.add(S0x2(c), v128.bitselect(d, c, v128.xor(c, e))));
+    a = i64x2.add(i64x2.add(a, S1x2(f)), i64x2.add(v128.bitselect(g, h, f), i64x2.add(w7, v128.load64_splat(K512X + ((t + 7) << 3)))));
+    e = i64x2.add(e, a);
+    a = i64x2.add(a, i64x2.add(S0x2(b), v128.bitselect(c, b, v128.xor(b, d))));
+    h = i64x2.add(i64x2.add(h, S1x2(e)), i64x2.add(v128.bitselect(f, g, e), i64x2.add(w8, v128.load64_splat(K512X + ((t + 8) << 3)))));
+    d = i64x2.add(d, h);
+    h = i64x2.add(h, i64x2.add(S0x2(a), v128.bitselect(b, a, v128.xor(a, c))));
+    g = i64x2.add(i64x2.add(g, S1x2(d)), i64x2.add(v128.bitselect(e, f, d), i64x2.add(w9, v128.load64_splat(K512X + ((t + 9) << 3)))));
+    c = i64x2.add(c, g);
+    g = i64x2.add(g, i64x2.add(S0x2(h), v128.bitselect(a, h, v128.xor(h, b))));
+    f = i64x2.add(i64x2.add(f, S1x2(c)), i64x2.add(v128.bitselect(d, e, c), i64x2.add(w10, v128.load64_splat(K512X + ((t + 10) << 3)))));
+    b = i64x2.add(b, f);
+    f = i64x2.add(f, i64x2.add(S0x2(g), v128.bitselect(h, g, v128.xor(g, a))));
+    e = i64x2.add(i64x2.add(e, S1x2(b)), i64x2.add(v128.bitselect(c, d, b), i64x2.add(w11, v128.load64_splat(K512X + ((t + 11) << 3)))));
+    a = i64x2.add(a, e);
+    e = i64x2.add(e, i64x2.add(S0x2(f), v128.bitselect(g, f, v128.xor(f, h))));
+    d = i64x2.add(i64x2.add(d, S1x2(a)), i64x2.add(v128.bitselect(b, c, a), i64x2.add(w12, v128.load64_splat(K512X + ((t + 12) << 3)))));
+    h = i64x2.add(h, d);
+    d = i64x2.add(d, i64x2.add(S0x2(e), v128.bitselect(f, e, v128.xor(e, g))));
+    c = i64x2.add(i64x2.add(c, S1x2(h)), i64x2.add(v128.bitselect(a, b, h), i64x2.add(w13, v128.load64_splat(K512X + ((t + 13) << 3)))));
+    g = i64x2.add(g, c);
+    c = i64x2.add(c, i64x2.add(S0x2(d), v128.bitselect(e, d, v128.xor(d, f))));
+    b = i64x2.add(i64x2.add(b, S1x2(g)), i64x2.add(v128.bitselect(h, a, g), i64x2.add(w14, v128.load64_splat(K512X + ((t + 14) << 3)))));
+    f = i64x2.add(f, b);
+    b = i64x2.add(b, i64x2.add(S0x2(c), v128.bitselect(d, c, v128.xor(c, e))));
+    a = i64x2.add(i64x2.add(a, S1x2(f)), i64x2.add(v128.bitselect(g, h, f), i64x2.add(w15, v128.load64_splat(K512X + ((t + 15) << 3)))));
+    e = i64x2.add(e, a);
+    a = i64x2.add(a, i64x2.add(S0x2(b), v128.bitselect(c, b, v128.xor(b, d))));
+    if (t < 64) {
+      w0 = i64x2.add(i64x2.add(w0, s1x2(w14)), i64x2.add(w9, s0x2(w1)));
+      w1 = i64x2.add(i64x2.add(w1, s1x2(w15)), i64x2.add(w10, s0x2(w2)));
+      w2 = i64x2.add(i64x2.add(w2, s1x2(w0)), i64x2.add(w11, s0x2(w3)));
+      w3 = i64x2.add(i64x2.add(w3, s1x2(w1)), i64x2.add(w12, s0x2(w4)));
+      w4 = i64x2.add(i64x2.add(w4, s1x2(w2)), i64x2.add(w13, s0x2(w5)));
+      w5 = i64x2.add(i64x2.add(w5, s1x2(w3)), i64x2.add(w14, s0x2(w6)));
+      w6 = i64x2.add(i64x2.add(w6, s1x2(w4)), i64x2.add(w15, s0x2(w7)));
+      w7 = i64x2.add(i64x2.add(w7, s1x2(w5)), i64x2.add(w0, s0x2(w8)));
+      w8 = i64x2.add(i64x2.add(w8, s1x2(w6)), i64x2.add(w1, s0x2(w9)));
+      w9 = i64x2.add(i64x2.add(w9, s1x2(w7)), i64x2.add(w2, s0x2(w10)));
+      w10 = i64x2.add(i64x2.add(w10, s1x2(w8)), i64x2.add(w3, s0x2(w11)));
+      w11 = i64x2.add(i64x2.add(w11, s1x2(w9)), i64x2.add(w4, s0x2(w12)));
+      w12 = i64x2.add(i64x2.add(w12, s1x2(w10)), i64x2.add(w5, s0x2(w13)));
+      w13 = i64x2.add(i64x2.add(w13, s1x2(w11)), i64x2.add(w6, s0x2(w14)));
+      w14 = i64x2.add(i64x2.add(w14, s1x2(w12)), i64x2.add(w7, s0x2(w15)));
+      w15 = i64x2.add(i64x2.add(w15, s1x2(w13)), i64x2.add(w8, s0x2(w0)));
+    }
+  }
+  v128.store(STATEX, i64x2.add(v128.load(STATEX, 0), a), 0);
+  v128.store(STATEX, i64x2.add(v128.load(STATEX, 16), b), 16);
+  v128.store(STATEX, i64x2.add(v128.load(STATEX, 32), c), 32);
+  v128.store(STATEX, i64x2.add(v128.load(STATEX, 48), d), 48);
+  v128.store(STATEX, i64x2.add(v128.load(STATEX, 64), e), 64);
+  v128.store(STATEX, i64x2.add(v128.load(STATEX, 80), f), 80);
+  v128.store(STATEX, i64x2.add(v128.load(STATEX, 96), g), 96);
+  v128.store(STATEX, i64x2.add(v128.load(STATEX, 112), h), 112);
+}
+
+/**
+ * Pads each lane's message in place (0x80, the bit length of prefix block and message at the end
+ * of its last block), or with `clear` removes that padding again.
+ */
+function padLanes(lanes: usize, blockLen: usize, blocks: usize, clear: bool): void {
+  for (let k: usize = 0; k < lanes; k++) {
+    const p = <usize>load<u32>(DESC + (k << 3));
+    const len = <usize>load<u32>(DESC + (k << 3), 4);
+    const end = p + blocks * blockLen - 8;
+    if (clear) {
+      store<u8>(p + len, 0);
+      store<u64>(end, 0);
+    } else {
+      store<u8>(p + len, 0x80);
+      store<u64>(end, bswap<u64>((<u64>(blockLen + len)) << 3));
+    }
+  }
+}
+
+/**
+ * Zeroes STATEX, WX and the lanes' messages with their padding (whole blocks from each lane's
+ * offset, which the JavaScript side aligns to 16 bytes): nothing of a key or a message stays.
+ */
+function clearLanes(lanes: usize, blockLen: usize, blocks: usize): void {
+  for (let k: usize = 0; k < lanes; k++) {
+    const p = <usize>load<u32>(DESC + (k << 3));
+    const end = p + blocks * blockLen;
+    for (let i = p; i < end; i += 16) v128.store(i, i64x2.splat(0));
+  }
+  for (let i: usize = 0; i < 128; i += 16) v128.store(STATEX + i, i64x2.splat(0));
+  for (let i: usize = 0; i < 256; i += 16) v128.store(WX + i, i64x2.splat(0));
+  // The descriptors are public (offsets and lengths) but are cleared too: scratch is zero at rest.
+  v128.store(DESC, i64x2.splat(0));
+  v128.store(DESC, i64x2.splat(0), 16);
+}
+
+/**
+ * HMAC-SHA-256/224 (`kind` 2) or HMAC-SHA-1 (`kind` 1) of four messages (DESC) of `blocks` padded
+ * blocks each under the key slot; lane k's tag to OUT + 32k.
+ */
+function hmacX4(kind: i32, slot: usize, blocks: usize, digestLen: usize): void {
+  padLanes(4, 64, blocks, false);
+  const words: usize = kind == 1 ? 5 : 8;
+  for (let j: usize = 0; j < words; j++) v128.store(STATEX + (j << 4), i32x4.splat(load<u32>(slot + (j << 2))));
+  for (let b: usize = 0; b < blocks; b++) {
+    loadBlock4(b);
+    if (kind == 1) compress1x4();
+    else compress256x4();
+  }
+  // The outer block: the inner digest's words, 0x80, zeros, the bit length (5.1.1).
+  const d = digestLen >> 2;
+  for (let j: usize = 0; j < 16; j++) v128.store(WX + (j << 4), j < d ? v128.load(STATEX + (j << 4)) : i64x2.splat(0));
+  v128.store(WX + (d << 4), i32x4.splat(0x80000000));
+  v128.store(WX + 240, i32x4.splat(<i32>((64 + <i32>digestLen) << 3)));
+  for (let j: usize = 0; j < words; j++) v128.store(STATEX + (j << 4), i32x4.splat(load<u32>(slot + 32 + (j << 2))));
+  if (kind == 1) compress1x4();
+  else compress256x4();
+  // Lane k's digest, big-endian words, to OUT + 32k: the transpose back.
+  transpose4(v128.load(STATEX), v128.load(STATEX, 16), v128.load(STATEX, 32), v128.load(STATEX, 48), BLOCK);
+  for (let k: usize = 0; k < 4; k++) v128.store(OUT + (k << 5), v128.load(BLOCK + (k << 4)));
+  if (kind == 1) {
+    const e = i8x16.shuffle(v128.load(STATEX, 64), v128.load(STATEX, 64), 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+    store<u32>(OUT, i32x4.extract_lane(e, 0), 16);
+    store<u32>(OUT, i32x4.extract_lane(e, 1), 48);
+    store<u32>(OUT, i32x4.extract_lane(e, 2), 80);
+    store<u32>(OUT, i32x4.extract_lane(e, 3), 112);
+  } else {
+    transpose4(v128.load(STATEX, 64), v128.load(STATEX, 80), v128.load(STATEX, 96), v128.load(STATEX, 112), BLOCK);
+    for (let k: usize = 0; k < 4; k++) v128.store(OUT + (k << 5) + 16, v128.load(BLOCK + (k << 4)));
+  }
+  zeroWords(BLOCK, 64);
+  clearLanes(4, 64, blocks);
+}
+
+/** HMAC-SHA-256 (digestLen 32) or -224 (28) of the four messages in DESC, `blocks` blocks each. */
+export function hmac_sha256_x4(slot: usize, blocks: usize, digestLen: usize): void {
+  hmacX4(2, slot, blocks, digestLen);
+}
+
+/** HMAC-SHA-1 of the four messages in DESC, `blocks` blocks each. */
+export function hmac_sha1_x4(slot: usize, blocks: usize): void {
+  hmacX4(1, slot, blocks, 20);
+}
+
+/**
+ * HMAC-SHA-512 and its truncations (digestLen 64, 48, 32, 28) of the two messages in DESC,
+ * `blocks` 128-byte blocks each; lane k's tag to OUT + 64k.
+ */
+export function hmac_sha512_x2(slot: usize, blocks: usize, digestLen: usize): void {
+  padLanes(2, 128, blocks, false);
+  for (let j: usize = 0; j < 8; j++) v128.store(STATEX + (j << 4), i64x2.splat(load<u64>(slot + (j << 3))));
+  for (let b: usize = 0; b < blocks; b++) {
+    loadBlock2(b);
+    compress512x2();
+  }
+  // The outer block from the inner digest: whole 64-bit words, then for SHA-512/224 the top half
+  // of the fourth, then 0x80 and the 128-bit bit length (5.1.2).
+  const d = digestLen >> 3;
+  for (let j: usize = 0; j < 16; j++) v128.store(WX + (j << 4), j < d ? v128.load(STATEX + (j << 4)) : i64x2.splat(0));
+  if ((digestLen & 4) != 0) {
+    const top = v128.and(v128.load(STATEX + (d << 4)), i64x2.splat(0xffffffff00000000));
+    v128.store(WX + (d << 4), v128.or(top, i64x2.splat(0x80000000)));
+  } else {
+    v128.store(WX + (d << 4), i64x2.splat(0x8000000000000000));
+  }
+  v128.store(WX + 240, i64x2.splat(<i64>((128 + digestLen) << 3)));
+  for (let j: usize = 0; j < 8; j++) v128.store(STATEX + (j << 4), i64x2.splat(load<u64>(slot + 64 + (j << 3))));
+  compress512x2();
+  // Lane k's digest, big-endian 64-bit words, to OUT + 64k.
+  for (let j: usize = 0; j < 8; j += 2) {
+    const x = v128.load(STATEX + (j << 4));
+    const y = v128.load(STATEX + (j << 4), 16);
+    v128.store(OUT + (j << 3), i8x16.shuffle(x, y, 7, 6, 5, 4, 3, 2, 1, 0, 23, 22, 21, 20, 19, 18, 17, 16));
+    v128.store(OUT + 64 + (j << 3), i8x16.shuffle(x, y, 15, 14, 13, 12, 11, 10, 9, 8, 31, 30, 29, 28, 27, 26, 25, 24));
+  }
+  clearLanes(2, 128, blocks);
 }
