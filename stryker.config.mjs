@@ -91,16 +91,22 @@ const PARTS = {
   protocols: {
     mutate: [
       // The helpers each verify function leans on for its decision, beside the verify* functions.
-      ...functionRanges("src/protocols/webhooks.ts", [
+      ...["github", "stripe", "slack", "standard"].flatMap((scheme) =>
+        functionRanges(`src/protocols/webhooks/${scheme}.ts`, ["checkMessageId"]),
+      ),
+      ...functionRanges("src/protocols/webhooks/common.ts", [
         "anyMatches",
         "checkClock",
         "parseTimestamp",
         "decodeHex",
         "decodeBase64",
-        "checkMessageId",
       ]),
-      ...functionRanges("src/protocols/jwt.ts", ["decodeSegment", "parseJson"]),
-      ...functionRanges("src/protocols/sigv4.ts", [
+      ...functionRanges("src/protocols/jwt/verify.ts", [
+        "decodeSegment",
+        "parseJson",
+        "verifyCompact",
+      ]),
+      ...functionRanges("src/protocols/sigv4/verify.ts", [
         "readHeaderAuth",
         "readQueryAuth",
         "parseSignedNames",

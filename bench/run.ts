@@ -1,5 +1,6 @@
 /**
- * Benchmark entry point: `npm run bench [-- --quick] [-- --only=hmac,cmac] [-- --calibrate]`.
+ * Benchmark entry point: `npm run bench [-- --quick] [-- --only=hmac,cmac] [-- --calibrate]
+ * [-- --redraw]`.
  *
  * Each algorithm of a suite runs in a fresh Node process. Pure-JS libraries (keyed and noble)
  * share code between hashes, so whichever algorithm ran first could leave that code's call sites
@@ -8,14 +9,14 @@
  * docs/benchmarks.md. `--quick` (fewer, shorter samples) only prints: its numbers are not kept.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, release } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { FORCED_BACKEND } from "../src/engine/native.js";
 import { blake3Suite } from "./blake3.js";
-import { chartSvg } from "./chart.js";
+import { type ChartMeta, chartSvg, overviewSvg } from "./chart.js";
 import { cmacSuite } from "./cmac.js";
 import { equalSuite } from "./equal.js";
 import { gmacSuite } from "./gmac.js";
@@ -34,7 +35,7 @@ import { hmacSuite } from "./hmac.js";
 import { kmacSuite } from "./kmac.js";
 import { poly1305Suite } from "./poly1305.js";
 import { siphashSuite } from "./siphash.js";
-import { targetsSection } from "./targets.js";
+import { overviewCells, targetsSection } from "./targets.js";
 
 const SUITES: Suite[] = [
   hmacSuite,
@@ -59,6 +60,8 @@ const { values: args } = parseArgs({
     only: { type: "string" },
     // Runs bench/calibrate.ts (keyed's kernels against node:crypto, for src/engine/select.ts).
     calibrate: { type: "boolean", default: false },
+    // Rewrites the sections of docs/benchmarks.md and docs/charts from the newest bench/results.
+    redraw: { type: "boolean", default: false },
     // Internal: "<suite>:<algorithm>" or "<suite>:allocation", run by a child process.
     child: { type: "string" },
   },
@@ -121,10 +124,11 @@ function digits(x: number): string {
   return x >= 100 ? String(Math.round(x)) : x.toPrecision(3);
 }
 
-function timeLabel(ns: number): string {
-  if (ns < 1e4) return `${digits(ns)} ns`;
-  if (ns < 1e6) return `${digits(ns / 1e3)} µs`;
-  return `${digits(ns / 1e6)} ms`;
+/** Microseconds, the one unit of every time column: three significant digits, more above 1000. */
+function microseconds(ns: number): string {
+  const us = ns / 1e3;
+  if (us >= 1000) return Math.round(us).toLocaleString("en-US");
+  return us >= 100 ? String(Math.round(us)) : us.toPrecision(3);
 }
 
 /** How much the samples of a cell disagree, over all cells: a run on a busy machine shows here. */
@@ -181,10 +185,12 @@ function headlines(c: CaseResult): Measurement[] {
   return c.results.filter((m) => m.name === "keyed" && m.kind === "prepared");
 }
 
-/** ns/op for every contender, then ours over the fastest peer (below 1: keyed is faster). */
+/** µs/op for every contender, then ours over the fastest peer (below 1: keyed is faster). */
 function timeTable(cases: CaseResult[]): string {
-  const names = cases[0].results.map(column);
-  const ratioNames = headlines(cases[0]).map((m) => `${column(m)} / best peer`);
+  const names = cases[0].results.map((m) => `${column(m)} (µs)`);
+  const ratioNames = headlines(cases[0]).map(
+    (m) => `${column(m)} ÷ best peer (below 1: keyed faster)`,
+  );
   const rows = cases.map((c) => {
     const peers = c.results.filter((m) => !isOurs(m));
     const best =
@@ -197,7 +203,7 @@ function timeTable(cases: CaseResult[]): string {
     return [
       c.algorithm,
       sizeLabel(c.size),
-      ...c.results.map((m) => timeLabel(m.nsPerOp)),
+      ...c.results.map((m) => microseconds(m.nsPerOp)),
       ...ratios,
     ];
   });
@@ -251,15 +257,21 @@ function machineLine(m: Machine): string {
   return `${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.os}${backend}; ${when}, load ${m.loadAtStart} at start`;
 }
 
-function section(suite: Suite, m: Machine, cases: CaseResult[], alloc: AllocationResult[]): string {
+function section(
+  suite: Suite,
+  m: Machine,
+  cases: CaseResult[],
+  alloc: AllocationResult[],
+  used: { rounds: number; batchMs: number } = timing,
+): string {
   const tables = (make: (g: CaseResult[]) => string): string =>
     groups(cases).map(make).join("\n\n");
   const parts = [
-    `Machine: ${machineLine(m)}. ${timing.rounds} interleaved samples of ~${timing.batchMs} ms per ` +
+    `Machine: ${machineLine(m)}. ${used.rounds} interleaved samples of ~${used.batchMs} ms per ` +
       `cell; medians. ${noiseLine(cases)}`,
     ...(suite.notes ? [suite.notes.trim()] : []),
-    `### Time per operation\n\n${tables(timeTable)}`,
-    `### Throughput (MB/s, 10^6 bytes of message per second)\n\n${tables(rateTable)}`,
+    `### Time per operation (µs; lower is better)\n\n${tables(timeTable)}`,
+    `### Throughput (MB/s, 10^6 bytes of message per second; higher is better)\n\n${tables(rateTable)}`,
   ];
   const charts = algorithmsOf(cases).map((a) => `![${a}](charts/${chartFile(a)})`);
   parts.push(`### Charts (keyed and the best peer at each size)\n\n${charts.join("\n")}`);
@@ -300,13 +312,56 @@ function algorithmsOf(cases: CaseResult[]): string[] {
 
 const chartFile = (algorithm: string): string => `${algorithm}.svg`;
 
+function chartMeta(m: Machine): ChartMeta {
+  const backend = m.backend === "auto" ? "" : `, KEYED_BACKEND=${m.backend}`;
+  return { machine: `${m.cpu}, ${m.cores} cores, Node ${m.node}${backend}`, date: m.date };
+}
+
 /** docs/charts/<algorithm>.svg for every algorithm of a run. */
-function writeCharts(cases: CaseResult[]): void {
+function writeCharts(cases: CaseResult[], meta: ChartMeta): void {
   mkdirSync(CHARTS, { recursive: true });
   for (const a of algorithmsOf(cases)) {
     const own = cases.filter((c) => c.algorithm === a);
-    writeFileSync(join(CHARTS, chartFile(a)), chartSvg(a, own));
+    writeFileSync(join(CHARTS, chartFile(a)), chartSvg(a, own, meta));
   }
+}
+
+/** docs/charts/overview.svg from the newest results of every suite. */
+function writeOverview(meta: ChartMeta): void {
+  mkdirSync(CHARTS, { recursive: true });
+  writeFileSync(join(CHARTS, "overview.svg"), overviewSvg(overviewCells(RESULTS), meta));
+}
+
+/**
+ * `--redraw`: every suite's section of docs/benchmarks.md and every chart again from the newest
+ * saved results, measuring nothing (after a change to the tables' or charts' layout).
+ */
+function redraw(): void {
+  const newest = new Map<string, string>();
+  for (const f of readdirSync(RESULTS)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
+    newest.set(f.slice(11, -5), f);
+  }
+  let meta: ChartMeta | undefined;
+  for (const file of newest.values()) {
+    const json = JSON.parse(readFileSync(join(RESULTS, file), "utf8")) as {
+      suite: string;
+      machine: Machine;
+      timing: { rounds: number; batchMs: number };
+      cases: CaseResult[];
+      allocation: AllocationResult[];
+    };
+    meta = chartMeta(json.machine);
+    const suite = SUITES.find((s) => s.name === json.suite);
+    if (suite !== undefined) {
+      writeDoc(suite.name, section(suite, json.machine, json.cases, json.allocation, json.timing));
+    }
+    writeCharts(json.cases, meta);
+  }
+  if (meta !== undefined) writeOverview(meta);
+  writeDoc("targets", targetsSection(RESULTS));
+  log(`redrew ${DOC} and the charts in ${CHARTS} from ${newest.size} results files`);
 }
 
 function writeDoc(suite: string, body: string): void {
@@ -366,13 +421,14 @@ async function main(): Promise<void> {
     if (args.quick) continue;
     const file = writeJson(suite, m, cases, alloc);
     writeDoc(suite.name, body);
-    writeCharts(cases);
+    writeCharts(cases, chartMeta(m));
     log(`wrote ${file} and ${DOC}`);
   }
   if (!args.quick) {
     const targets = targetsSection(RESULTS);
     process.stdout.write(`\n## Targets\n\n${targets}\n`);
     writeDoc("targets", targets);
+    writeOverview(chartMeta(machine()));
   }
 }
 
@@ -384,4 +440,5 @@ function calibrate(): void {
 
 if (args.child) await child(args.child);
 else if (args.calibrate) calibrate();
+else if (args.redraw) redraw();
 else await main();

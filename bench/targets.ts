@@ -1,27 +1,28 @@
 /**
- * Issue 7's speed targets, checked against the JSON a full `npm run bench` wrote (the newest file
+ * keyed's speed targets, checked against the JSON a full `npm run bench` wrote (the newest file
  * of each suite in bench/results). Every ratio compares rows of one run: keyed's time over the
  * best peer's (under 1: keyed is faster), or keyed's throughput over a peer's. Printed, and
  * written between the `bench:targets` markers of docs/benchmarks.md by a full run.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { OverviewCell } from "./chart.js";
 import { isOurs, sizeLabel } from "./harness.js";
 
-interface Row {
+export interface Row {
   name: string;
   kind: string;
   nsPerOp: number;
   mbPerS: number;
 }
-interface Case {
+export interface Case {
   algorithm: string;
   size: number;
   results: Row[];
 }
 
 /** The newest results file of every suite. */
-function loadCases(resultsDir: string): Case[] {
+export function loadCases(resultsDir: string): Case[] {
   const newest = new Map<string, string>();
   for (const file of readdirSync(resultsDir)
     .filter((f) => f.endsWith(".json"))
@@ -36,7 +37,7 @@ function loadCases(resultsDir: string): Case[] {
 const fmt = (x: number): string => x.toFixed(2);
 
 /** keyed's row a target is about: the first of `names` ("name kind") the case has. */
-function ours(c: Case, names: string[]): Row {
+export function ours(c: Case, names: string[]): Row {
   for (const n of names) {
     const row = c.results.find((r) => `${r.name} ${r.kind}` === n);
     if (row) return row;
@@ -44,12 +45,12 @@ function ours(c: Case, names: string[]): Row {
   throw new Error(`${c.algorithm} ${c.size}: none of ${names.join(", ")}`);
 }
 
-function bestPeer(c: Case, only?: string): Row | undefined {
+export function bestPeer(c: Case, only?: string): Row | undefined {
   const peers = c.results.filter((r) => !isOurs(r) && (only === undefined || r.name === only));
   return peers.length === 0 ? undefined : peers.reduce((a, b) => (b.nsPerOp < a.nsPerOp ? b : a));
 }
 
-const PREPARED = ["keyed prepared", "keyed hazmat one-shot", "keyed one-shot"];
+export const PREPARED = ["keyed prepared", "keyed hazmat one-shot", "keyed one-shot"];
 
 interface Target {
   what: string;
@@ -189,4 +190,16 @@ export function targetsSection(resultsDir: string): string {
     "(keyed's prepared row, or its one-shot where keys are one-time, against the fastest peer row)." +
     (over.length > 0 ? ` Over 1.00: ${over.join("; ")}.` : "");
   return `${table(["target", "size", "goal", "this run", "verdict"], rows)}\n\n${everywhere}`;
+}
+
+/** keyed's prepared row (or its one-shot) over the fastest peer, for every measured cell. */
+export function overviewCells(resultsDir: string): OverviewCell[] {
+  const cells: OverviewCell[] = [];
+  for (const c of loadCases(resultsDir)) {
+    const peer = bestPeer(c);
+    if (peer === undefined) continue;
+    const ratio = ours(c, PREPARED).nsPerOp / peer.nsPerOp;
+    cells.push({ algorithm: c.algorithm, size: c.size, ratio, peer: `${peer.name} ${peer.kind}` });
+  }
+  return cells;
 }

@@ -34,7 +34,7 @@ const ALGORITHMS: TcpAoAlgorithm[] = ["hmac-sha1-96", "aes-128-cmac-96", "hmac-s
 
 /**
  * The Linux kernel's TCP-AO figures after its move to the crypto library, in cycles per segment,
- * as quoted in the task (native code on other hardware; not measured here).
+ * as published with that rework (native code on other hardware; not measured here).
  */
 const LINUX_CYCLES: Record<TcpAoAlgorithm, number> = {
   "hmac-sha1-96": 1256,
@@ -187,7 +187,7 @@ async function main(): Promise<void> {
   );
   console.log(`\nCycles = ${how}.`);
   console.log(
-    "Linux = the kernel's TCP-AO figures after its crypto-library rework, as quoted in the task " +
+    "Linux = the kernel's TCP-AO figures after its crypto-library rework, as published with that rework " +
       "(native code, other hardware; not measured here).\n",
   );
   console.log(

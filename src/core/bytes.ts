@@ -18,6 +18,26 @@ function isDetached(bytes: Uint8Array): boolean {
   }
 }
 
+const HEX_TEXT = /^(?:[0-9a-fA-F]{2}){4,}$/;
+const BASE64URL_TEXT = /^[A-Za-z0-9_-]{8,}$/;
+const BASE64_TEXT = /^(?:[A-Za-z0-9+/]{4}){2,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * What to do with a string given where bytes are expected: a tag or a key in hex or base64 wants
+ * decoding, not UTF-8 encoding (which would give the wrong bytes and, for a tag, a silent false).
+ */
+function decodeHint(value: unknown): string {
+  if (typeof value !== "string") return "Encode text with utf8ToBytes().";
+  if (HEX_TEXT.test(value)) return "It looks like hex: decode it with hexToBytes().";
+  if (BASE64URL_TEXT.test(value) && /[-_]/.test(value)) {
+    return "It looks like base64url: decode it with base64urlToBytes().";
+  }
+  if (BASE64_TEXT.test(value) && /[+/=]|[0-9]/.test(value)) {
+    return "It looks like base64: decode it with base64ToBytes() (or base64urlToBytes()).";
+  }
+  return "If it is text, encode it with utf8ToBytes(); if it is hex or base64, decode it.";
+}
+
 /**
  * Throws BAD_INPUT unless `value` is a live Uint8Array (Node's Buffer and subarray views with an
  * offset included). `name` is the argument's name, used in the message.
@@ -26,7 +46,7 @@ export function assertBytes(value: unknown, name: string): asserts value is Byte
   if (!(value instanceof Uint8Array)) {
     throw new KeyedError(
       "BAD_INPUT",
-      `${name} must be a Uint8Array (bytes); got ${describe(value)}. Encode text with utf8ToBytes().`,
+      `${name} must be a Uint8Array (bytes); got ${describe(value)}. ${decodeHint(value)}`,
     );
   }
   if (value.length === 0 && isDetached(value)) {
@@ -156,14 +176,22 @@ function encode64(bytes: Bytes, alphabet: string, pad: boolean): string {
   return out;
 }
 
-/** Value of one base64 character, or -1; branch-free over the character (see hexNibble). */
+/** -1 when lo ≤ code ≤ hi, else 0, without a branch on `code`. */
+function inRange(code: number, lo: number, hi: number): number {
+  return ((lo - 1 - code) & (code - hi - 1)) >> 31;
+}
+
+/**
+ * Value of one base64 character, or -1; branch-free over the character (see hexNibble). No
+ * closure: one made per character costs more than the decoding (and far more under a bundler
+ * that names functions).
+ */
 function sextet(code: number, url: boolean): number {
-  const inRange = (lo: number, hi: number) => ((lo - 1 - code) & (code - hi - 1)) >> 31;
-  const upper = inRange(65, 90);
-  const lower = inRange(97, 122);
-  const digit = inRange(48, 57);
-  const c62 = url ? inRange(45, 45) : inRange(43, 43);
-  const c63 = url ? inRange(95, 95) : inRange(47, 47);
+  const upper = inRange(code, 65, 90);
+  const lower = inRange(code, 97, 122);
+  const digit = inRange(code, 48, 57);
+  const c62 = url ? inRange(code, 45, 45) : inRange(code, 43, 43);
+  const c63 = url ? inRange(code, 95, 95) : inRange(code, 47, 47);
   const any = upper | lower | digit | c62 | c63;
   return (
     ((code - 65) & upper) |

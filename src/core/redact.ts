@@ -11,14 +11,13 @@ const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 export const REDACTED = "[redacted]";
 
 /**
- * Makes every instance of `cls` print as `Name { …summary, key: "[redacted]" }` and serialize as
+ * Makes every instance of `cls` (and of its subclasses) print as `Name { …summary, key: "[redacted]" }` and serialize as
  * `{ …summary, key: "[redacted]" }`. `summary` returns only public, non-secret fields.
  */
 export function redactKeyMaterial<T extends object>(
   cls: { prototype: T; name: string },
   summary: (self: T) => Record<string, unknown> = () => ({}),
 ): void {
-  const name = cls.name;
   const plain = (self: T) => ({ ...summary(self), key: REDACTED });
   Object.defineProperty(cls.prototype, "toJSON", {
     value(this: T) {
@@ -36,7 +35,8 @@ export function redactKeyMaterial<T extends object>(
     ) {
       const body =
         inspect === undefined ? JSON.stringify(plain(this)) : inspect(plain(this), options);
-      return `${name} ${body}`;
+      // The instance's own class, so that a subclass prints its own name.
+      return `${(this as { constructor: { name: string } }).constructor.name ?? cls.name} ${body}`;
     },
     configurable: true,
     writable: true,

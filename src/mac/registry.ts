@@ -10,6 +10,7 @@ import {
   MIN_KEY_LENGTH,
   PreparedMac,
 } from "../core/mac.js";
+import { closestName } from "../core/options.js";
 import { BLAKE3_ALGORITHM } from "./blake3.js";
 import { CHACHA_MAC_ALGORITHMS } from "./chacha20poly1305.js";
 import { CMAC_ALGORITHMS } from "./cmac.js";
@@ -33,14 +34,36 @@ const ALGORITHMS: Partial<Record<MacName, MacAlgorithm>> = {
 /** A Map: a lookup costs a fraction of a big object literal's (which V8 keeps as a dictionary). */
 const BY_NAME: ReadonlyMap<string, MacAlgorithm> = new Map(Object.entries(ALGORITHMS));
 
-/** The algorithm record for `name`, or UNKNOWN_ALGORITHM. */
+/**
+ * True when `name` is a MAC this build offers, exactly as `macNames()` spells it (lower case): a
+ * type guard, so that `mac(process.env.ALG, key)` needs no cast once checked.
+ */
+export function isMacName(name: unknown): name is MacName {
+  return typeof name === "string" && BY_NAME.has(name);
+}
+
+/**
+ * The MAC name someone probably meant by `name`: the same in lower case ("HMAC-SHA256"), the HMAC
+ * over a hash given alone ("sha256"), or a close spelling; undefined when none is close.
+ */
+export function suggestMacName(name: string): MacName | undefined {
+  const names = macNames();
+  const lower = name.toLowerCase();
+  if (isMacName(lower)) return lower;
+  if (isMacName(`hmac-${lower}`)) return `hmac-${lower}` as MacName;
+  return closestName(name, names) as MacName | undefined;
+}
+
+/** The algorithm record for `name`, or UNKNOWN_ALGORITHM (with a "did you mean"). */
 export function macAlgorithm(name: MacName): MacAlgorithm {
   assertString(name, "name");
   const algorithm = BY_NAME.get(name);
   if (algorithm === undefined) {
+    const suggestion = suggestMacName(name);
     throw new KeyedError(
       "UNKNOWN_ALGORITHM",
-      `no MAC named "${name}" in this build; macNames() lists them: ${macNames().join(", ")}.`,
+      `no MAC named "${name}" in this build${suggestion ? ` (did you mean "${suggestion}"?)` : ""}; ` +
+        `names are lower case, as macNames() lists them: ${macNames().join(", ")}.`,
     );
   }
   return algorithm;

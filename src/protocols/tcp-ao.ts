@@ -19,6 +19,7 @@ import { KeyedError } from "../core/errors.js";
 import { MIN_KEY_LENGTH } from "../core/mac.js";
 import { checkOptions, describeType } from "../core/options.js";
 import { redactKeyMaterial } from "../core/redact.js";
+import { refuse, type Verdict } from "../core/result.js";
 import type { HashFunction, HashState } from "../hash/hash.js";
 import { HASH_FUNCTIONS } from "../hash/index.js";
 import { aesCmacPrf128, CmacKernel } from "../mac/cmac.js";
@@ -367,23 +368,25 @@ export interface TcpAoMacOptions {
 
 /** Why `check` refused a segment. */
 export type TcpAoFailure =
-  | "malformed segment"
-  | "no TCP-AO option"
-  | "TCP-AO option has the wrong MAC length"
-  | "MAC mismatch";
+  /** Not a TCP segment keyed can parse: a header or option list that runs past its end. */
+  | "malformed_segment"
+  /** The segment carries no TCP-AO option (kind 29). */
+  | "no_option"
+  /** The TCP-AO option's length is not 4 + this key's MAC length. */
+  | "mac_length"
+  /** The MAC does not match. */
+  | "mac_mismatch";
 
-export type TcpAoCheck =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly reason: TcpAoFailure };
+export type TcpAoCheck = Verdict<object, TcpAoFailure>;
 
+/** The answers of `check`, made once: a segment check allocates nothing. */
 const CHECK_OK: TcpAoCheck = Object.freeze({ ok: true });
-const CHECK_MALFORMED: TcpAoCheck = Object.freeze({ ok: false, reason: "malformed segment" });
-const CHECK_NO_OPTION: TcpAoCheck = Object.freeze({ ok: false, reason: "no TCP-AO option" });
-const CHECK_MAC_LENGTH: TcpAoCheck = Object.freeze({
-  ok: false,
-  reason: "TCP-AO option has the wrong MAC length",
-});
-const CHECK_MISMATCH: TcpAoCheck = Object.freeze({ ok: false, reason: "MAC mismatch" });
+const CHECK_MALFORMED: TcpAoCheck = Object.freeze(refuse("malformed_segment", "malformed segment"));
+const CHECK_NO_OPTION: TcpAoCheck = Object.freeze(refuse("no_option", "no TCP-AO option"));
+const CHECK_MAC_LENGTH: TcpAoCheck = Object.freeze(
+  refuse("mac_length", "TCP-AO option has the wrong MAC length"),
+);
+const CHECK_MISMATCH: TcpAoCheck = Object.freeze(refuse("mac_mismatch", "MAC mismatch"));
 
 /**
  * Where the MAC input goes, one block at a time. The last block is held back until the end,

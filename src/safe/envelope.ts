@@ -13,10 +13,18 @@
  */
 
 import { assertBytes, assertString, type Bytes, copyBytes } from "../core/bytes.js";
-import { KeyedError } from "../core/errors.js";
+import { KeyedError, type KeyedErrorCode } from "../core/errors.js";
 import { encodeFields } from "../core/fields.js";
 import type { MacName } from "../core/mac.js";
 import { checkOptions, describeType } from "../core/options.js";
+import { refuse, type Verdict } from "../core/result.js";
+import {
+  durationSeconds,
+  nowSeconds,
+  type TimeInput,
+  toleranceSeconds,
+  toWholeSeconds,
+} from "../core/time.js";
 import { hkdf } from "../kdf/hkdf.js";
 import { mac, macInfo } from "../mac/registry.js";
 import type { ReplayWindow } from "./replay.js";
@@ -90,11 +98,20 @@ function u64(value: unknown, name: string): bigint {
   return v;
 }
 
+/** A seal timestamp: a Date, or whole seconds (a number or bigint) below the milliseconds range. */
+function sealTimestamp(value: unknown): bigint {
+  const seconds = typeof value === "bigint" ? Number(u64(value, "options.timestamp")) : value;
+  return BigInt(toWholeSeconds(seconds, "options.timestamp"));
+}
+
 export interface SealOptions {
   /** What the token is for; a token opens only under the same purpose. */
   purpose: string;
-  /** Seconds since the epoch; open() can then refuse stale and future tokens. */
-  timestamp?: number;
+  /**
+   * When the token was made: a Date or whole seconds since the epoch (not milliseconds: those are
+   * refused with a hint). open() can then refuse stale and future tokens.
+   */
+  timestamp?: TimeInput;
   /** A message counter; open() can then refuse replays. */
   counter?: bigint | number;
   /** Default "hmac-sha256". */
@@ -112,8 +129,7 @@ export function seal(key: Bytes, payload: Bytes, options: SealOptions): Bytes {
   }
   checkOptions(options, ["purpose", "timestamp", "counter", "algorithm"], "seal options");
   const { m, id } = sealMac(key, options.purpose, options.algorithm ?? "hmac-sha256");
-  const timestamp =
-    options.timestamp === undefined ? undefined : u64(options.timestamp, "options.timestamp");
+  const timestamp = options.timestamp === undefined ? undefined : sealTimestamp(options.timestamp);
   const counter =
     options.counter === undefined ? undefined : u64(options.counter, "options.counter");
   const bodyLength =
@@ -140,13 +156,15 @@ export function seal(key: Bytes, payload: Bytes, options: SealOptions): Bytes {
 
 export interface OpenOptions {
   purpose: string;
-  /** Refuse tokens older than this (EXPIRED); they must then carry a timestamp. */
+  /** Refuse tokens older than this (`expired`); they must then carry a timestamp. */
   maxAgeSeconds?: number;
   /** Tolerated clock difference in seconds (default 0), both ways. */
+  toleranceSeconds?: number;
+  /** @deprecated The old name of `toleranceSeconds`, accepted for one release. */
   clockSkewSeconds?: number;
-  /** The current time in seconds (default: the system clock). */
-  now?: number;
-  /** Refuse counters this window has seen or left behind (REPLAYED); tokens must carry one. */
+  /** The current time: a Date or seconds since the epoch (default: the system clock). */
+  now?: TimeInput;
+  /** Refuse counters this window has seen or left behind (`replayed`); tokens must carry one. */
   replay?: ReplayWindow;
   /** Must match the sealing side; default "hmac-sha256". */
   algorithm?: SealAlgorithm;
@@ -154,109 +172,167 @@ export interface OpenOptions {
 
 export interface Opened {
   payload: Bytes;
+  /** Seconds since the epoch, when the token carries a timestamp. */
   timestamp?: number;
   counter?: bigint;
 }
 
-function seconds(value: unknown, name: string): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new KeyedError("BAD_INPUT", `${name} must be a non-negative number of seconds.`);
-  }
-  return value;
+/** Why `tryOpen` refused a token; `open` throws the KeyedError code beside each. */
+export type OpenFailure =
+  /** TAG_INVALID: wrong key, purpose or algorithm, or the token was changed. */
+  | "tag_invalid"
+  /** BAD_INPUT: authentic, but a version, algorithm id or layout this keyed does not read. */
+  | "malformed"
+  /** EXPIRED: older than maxAgeSeconds (+ tolerance), or no timestamp where one is needed. */
+  | "expired"
+  /** NOT_YET_VALID: dated in the future beyond the tolerance. */
+  | "not_yet_valid"
+  /** REPLAYED: a counter the replay window has seen or left behind, or no counter. */
+  | "replayed";
+
+/** What `tryOpen` answers: the opened token, or a refusal. */
+export type OpenResult = Verdict<Opened, OpenFailure>;
+
+const OPEN_CODES = {
+  tag_invalid: "TAG_INVALID",
+  malformed: "BAD_INPUT",
+  expired: "EXPIRED",
+  not_yet_valid: "NOT_YET_VALID",
+  replayed: "REPLAYED",
+} as const satisfies Record<OpenFailure, KeyedErrorCode>;
+
+const OPEN_OPTIONS = [
+  "purpose",
+  "maxAgeSeconds",
+  "toleranceSeconds",
+  "clockSkewSeconds",
+  "now",
+  "replay",
+  "algorithm",
+];
+
+/** The checked options of open/tryOpen (the caller's own: these throw). */
+interface OpenPlan {
+  purpose: string;
+  tolerance: number;
+  maxAge: number | undefined;
+  now: number;
+  replay: ReplayWindow | undefined;
+  algorithm: unknown;
 }
 
-const OPEN_OPTIONS = ["purpose", "maxAgeSeconds", "clockSkewSeconds", "now", "replay", "algorithm"];
-
-/**
- * The payload of a token from `seal`. Throws TAG_INVALID (wrong key, purpose, algorithm or any
- * change to the token), EXPIRED, NOT_YET_VALID or REPLAYED; nothing in the token is read before
- * its tag has been checked.
- */
-export function open(key: Bytes, token: Bytes, options: OpenOptions): Opened {
-  assertBytes(token, "token");
+function openPlan(options: OpenOptions): OpenPlan {
   if (options === undefined) {
     throw new KeyedError(
       "BAD_INPUT",
-      "open takes options { purpose, maxAgeSeconds?, clockSkewSeconds?, now?, replay?, algorithm? }.",
+      "open takes options { purpose, maxAgeSeconds?, toleranceSeconds?, now?, replay?, algorithm? }.",
     );
   }
-  checkOptions(options, OPEN_OPTIONS, "open options");
-  const skew = seconds(options.clockSkewSeconds ?? 0, "options.clockSkewSeconds");
-  const maxAge =
-    options.maxAgeSeconds === undefined
-      ? undefined
-      : seconds(options.maxAgeSeconds, "options.maxAgeSeconds");
-  const now = seconds(options.now ?? Math.floor(Date.now() / 1000), "options.now");
-  const { m, id } = sealMac(key, options.purpose, options.algorithm ?? "hmac-sha256");
+  const o = checkOptions<OpenOptions>(options, OPEN_OPTIONS, "open options");
+  return {
+    purpose: o.purpose,
+    tolerance: toleranceSeconds(o, ["clockSkewSeconds"], 0),
+    maxAge:
+      o.maxAgeSeconds === undefined
+        ? undefined
+        : durationSeconds(o.maxAgeSeconds, "options.maxAgeSeconds"),
+    now: nowSeconds(o.now),
+    replay: o.replay,
+    algorithm: o.algorithm ?? "hmac-sha256",
+  };
+}
+
+/**
+ * `open` without exceptions for what the token holds: `{ ok: true, payload, timestamp?, counter? }`
+ * or `{ ok: false, reason, message }` (reasons: `OpenFailure`). Only the caller's own arguments
+ * throw (a key or options that are not valid, a token that is not bytes). Nothing in the token is
+ * read before its tag has been checked.
+ */
+export function tryOpen(key: Bytes, token: Bytes, options: OpenOptions): OpenResult {
+  assertBytes(token, "token");
+  const plan = openPlan(options);
+  const { m, id } = sealMac(key, plan.purpose, plan.algorithm);
   // 1. The tag, over whatever precedes it: nothing is parsed before this.
   const bodyLength = Math.max(0, token.length - m.tagLength);
   const ok = m.verifyFields(
-    options.purpose,
+    plan.purpose,
     [token.subarray(0, bodyLength)],
     token.subarray(bodyLength),
   );
   m.destroy();
   if (!ok || bodyLength < HEADER) {
-    throw new KeyedError(
-      "TAG_INVALID",
+    return refuse(
+      "tag_invalid",
       "the token's tag does not match: wrong key, purpose or algorithm, or the token was changed.",
     );
   }
   // 2. Authenticated from here on.
   const flags = token[2];
   if (token[0] !== VERSION || token[1] !== id || (flags & ~(HAS_TIMESTAMP | HAS_COUNTER)) !== 0) {
-    throw new KeyedError(
-      "BAD_INPUT",
+    return refuse(
+      "malformed",
       `unsupported token version ${token[0]} or algorithm id ${token[1]}.`,
     );
   }
   let o = HEADER;
-  const result: Opened = { payload: new Uint8Array(0) };
+  let timestamp: number | undefined;
+  let counter: bigint | undefined;
   if (flags & HAS_TIMESTAMP) {
-    result.timestamp = Number(readU64(token, o));
+    timestamp = Number(readU64(token, o));
     o += 8;
   }
   if (flags & HAS_COUNTER) {
-    result.counter = readU64(token, o);
+    counter = readU64(token, o);
     o += 8;
   }
-  if (o > bodyLength)
-    throw new KeyedError("BAD_INPUT", "the token is shorter than its header says.");
+  if (o > bodyLength) return refuse("malformed", "the token is shorter than its header says.");
   // 3. Freshness.
+  const { now, tolerance, maxAge } = plan;
   if (maxAge !== undefined) {
-    if (result.timestamp === undefined) {
-      throw new KeyedError(
-        "EXPIRED",
-        "maxAgeSeconds was given but the token carries no timestamp.",
-      );
+    if (timestamp === undefined) {
+      return refuse("expired", "maxAgeSeconds was given but the token carries no timestamp.");
     }
-    if (now - result.timestamp > maxAge + skew) {
-      throw new KeyedError(
-        "EXPIRED",
-        `the token is ${now - result.timestamp} s old; at most ${maxAge} s (+${skew} s skew) is accepted.`,
+    if (now - timestamp > maxAge + tolerance) {
+      return refuse(
+        "expired",
+        `the token is ${now - timestamp} s old; at most ${maxAge} s (+${tolerance} s tolerance) is accepted.`,
       );
     }
   }
-  if (result.timestamp !== undefined && result.timestamp - now > skew) {
-    throw new KeyedError(
-      "NOT_YET_VALID",
-      `the token is dated ${result.timestamp - now} s in the future; the allowed skew is ${skew} s.`,
+  if (timestamp !== undefined && timestamp - now > tolerance) {
+    return refuse(
+      "not_yet_valid",
+      `the token is dated ${timestamp - now} s in the future; the allowed skew is ${tolerance} s (toleranceSeconds).`,
     );
   }
-  if (options.replay !== undefined) {
-    if (result.counter === undefined) {
-      throw new KeyedError(
-        "REPLAYED",
-        "a replay window was given but the token carries no counter.",
-      );
+  if (plan.replay !== undefined) {
+    if (counter === undefined) {
+      return refuse("replayed", "a replay window was given but the token carries no counter.");
     }
-    if (!options.replay.accept(result.counter)) {
-      throw new KeyedError(
-        "REPLAYED",
-        `counter ${result.counter} was seen before or is older than the replay window.`,
+    if (!plan.replay.accept(counter)) {
+      return refuse(
+        "replayed",
+        `counter ${counter} was seen before or is older than the replay window.`,
       );
     }
   }
-  result.payload = copyBytes(token.subarray(o, bodyLength));
-  return result;
+  const opened: { ok: true } & Opened = {
+    ok: true,
+    payload: copyBytes(token.subarray(o, bodyLength)),
+  };
+  if (timestamp !== undefined) opened.timestamp = timestamp;
+  if (counter !== undefined) opened.counter = counter;
+  return opened;
+}
+
+/**
+ * The payload of a token from `seal`. Throws TAG_INVALID (wrong key, purpose, algorithm or any
+ * change to the token), EXPIRED, NOT_YET_VALID or REPLAYED; nothing in the token is read before
+ * its tag has been checked. `tryOpen` gives the same answers as a result instead of exceptions.
+ */
+export function open(key: Bytes, token: Bytes, options: OpenOptions): Opened {
+  const result = tryOpen(key, token, options);
+  if (!result.ok) throw new KeyedError(OPEN_CODES[result.reason], result.message);
+  const { ok: _, ...opened } = result;
+  return opened;
 }

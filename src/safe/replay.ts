@@ -47,11 +47,17 @@ export class ReplayWindow {
 
   /**
    * True, and `counter` recorded, when it was never seen and is within the window; false when it
-   * was seen or is too old. BAD_INPUT for anything but a bigint from 0 to 2^64 - 1.
+   * was seen or is too old. Counters are bigints from 0 to 2^64 - 1, or whole numbers up to 2^53 - 1
+   * (as `seal` takes them); anything else is BAD_INPUT.
    */
-  accept(counter: bigint): boolean {
+  accept(value: bigint | number): boolean {
+    const counter =
+      typeof value === "number" && Number.isSafeInteger(value) ? BigInt(value) : value;
     if (typeof counter !== "bigint" || counter < 0n || counter > MAX_COUNTER) {
-      throw new KeyedError("BAD_INPUT", "counter must be a bigint from 0 to 2^64 - 1.");
+      throw new KeyedError(
+        "BAD_INPUT",
+        "counter must be a bigint from 0 to 2^64 - 1 (or a whole number up to 2^53 - 1).",
+      );
     }
     if (counter > this.top) {
       // Slide: clear the blocks between the old newest block and the new one (at most the ring).

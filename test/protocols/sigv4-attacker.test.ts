@@ -2,7 +2,7 @@
  * verifyRequest against an attacker, as properties:
  * (a) whatever an attacker puts in a field that comes off the wire (Host, path, query, header
  *     names and values, pseudo-headers, method, body, Authorization, the X-Amz-* parameters of a
- *     presigned URL), the answer is { ok: false, reason }, never an exception;
+ *     presigned URL), the answer is { ok: false, reason, message }, never an exception;
  * (b) any change to a signed part of a validly signed request is refused, and validly signed
  *     requests are accepted;
  * (c) time grows at most linearly with an attacker-controlled field's length: one 10 MB field takes
@@ -52,6 +52,7 @@ function verify(request: SigV4Request, options: SigV4VerifyOptions): SigV4Verifi
   if (!verdict.ok) {
     assert.equal(typeof verdict.reason, "string");
     assert.ok(verdict.reason.length > 0);
+    assert.equal(typeof verdict.message, "string");
   }
   return verdict;
 }

@@ -470,18 +470,19 @@ describe("TCP-AO verify refuses, never throws, on bad segments", () => {
   it("no TCP-AO option", () => {
     const none = buildSegment(12, [], [], new Uint8Array(4));
     none[20] = 30; // another kind
-    assert.deepEqual(check(none), { ok: false, reason: "no TCP-AO option" });
+    assert.deepEqual(check(none), { ok: false, reason: "no_option", message: "no TCP-AO option" });
     assert.equal(tcpAoOption(none), undefined);
   });
   it("a TCP-AO option of another MAC length", () => {
     const sha256Sized = buildSegment(16, [], [], new Uint8Array(4));
     assert.deepEqual(check(sha256Sized), {
       ok: false,
-      reason: "TCP-AO option has the wrong MAC length",
+      reason: "mac_length",
+      message: "TCP-AO option has the wrong MAC length",
     });
   });
   it("malformed headers: short, data offset, option lengths, two TCP-AO options", () => {
-    const malformed = { ok: false, reason: "malformed segment" };
+    const malformed = { ok: false, reason: "malformed_segment", message: "malformed segment" };
     assert.deepEqual(check(good.subarray(0, 19)), malformed);
     assert.deepEqual(check(new Uint8Array(0)), malformed);
     const offsetTooBig = good.slice();

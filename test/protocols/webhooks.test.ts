@@ -172,12 +172,17 @@ describe("Stripe-Signature", () => {
   it('signs t=…,v1=HMAC(secret as UTF-8, t + "." + body), as node:crypto computes it', () => {
     assert.equal(signStripe(secret, body, { timestamp: NOW }), `t=${NOW},v1=${v1(NOW)}`);
     fc.assert(
-      fc.property(secretArb, bodyArb, fc.integer({ min: 0, max: 2 ** 40 }), (key, data, t) => {
-        const header = signStripe(key, data, { timestamp: t });
-        assert.equal(header, `t=${t},v1=${hmacHex(key, `${t}.`, data)}`);
-        const result = verifyStripe(key, data, header, { now: t });
-        assert.deepEqual(result, { ok: true, timestamp: t });
-      }),
+      fc.property(
+        secretArb,
+        bodyArb,
+        fc.integer({ min: 0, max: 1e11 - 1 }) /* seconds: keyed refuses millisecond-sized times */,
+        (key, data, t) => {
+          const header = signStripe(key, data, { timestamp: t });
+          assert.equal(header, `t=${t},v1=${hmacHex(key, `${t}.`, data)}`);
+          const result = verifyStripe(key, data, header, { now: t });
+          assert.deepEqual(result, { ok: true, timestamp: t });
+        },
+      ),
     );
   });
 
@@ -321,11 +326,16 @@ describe("Slack X-Slack-Signature", () => {
 
   it("equals node:crypto's HMAC over v0:timestamp:body; sign-then-verify (property)", () => {
     fc.assert(
-      fc.property(secretArb, bodyArb, fc.integer({ min: 0, max: 2 ** 40 }), (key, body, t) => {
-        const signed = signSlack(key, body, { timestamp: t });
-        assert.equal(signed.signature, `v0=${hmacHex(key, `v0:${t}:`, body)}`);
-        assert.equal(verifySlack(key, body, signed, { now: t }).ok, true);
-      }),
+      fc.property(
+        secretArb,
+        bodyArb,
+        fc.integer({ min: 0, max: 1e11 - 1 }) /* seconds: keyed refuses millisecond-sized times */,
+        (key, body, t) => {
+          const signed = signSlack(key, body, { timestamp: t });
+          assert.equal(signed.signature, `v0=${hmacHex(key, `v0:${t}:`, body)}`);
+          assert.equal(verifySlack(key, body, signed, { now: t }).ok, true);
+        },
+      ),
     );
   });
 
@@ -443,7 +453,7 @@ describe("Standard Webhooks", () => {
       fc.property(
         fc.uint8Array({ minLength: 1, maxLength: 64 }),
         fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/),
-        fc.integer({ min: 0, max: 2 ** 40 }),
+        fc.integer({ min: 0, max: 1e11 - 1 }) /* seconds: keyed refuses millisecond-sized times */,
         bodyArb,
         (k, msgId, t, data) => {
           const whsec = `whsec_${Buffer.from(k).toString("base64")}`;

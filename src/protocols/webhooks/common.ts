@@ -1,0 +1,387 @@
+/**
+ * What the webhook schemes share: secrets, bodies, header values, the clock, the prepared-key
+ * cache, and the constant-time check of a candidate signature against every secret.
+ */
+import {
+  assertBytes,
+  type Bytes,
+  base64ToBytes,
+  bytesToHex,
+  concatBytes,
+  hexToBytes,
+  utf8ToBytes,
+} from "../../core/bytes.js";
+import { PreparedKeyCache } from "../../core/cache.js";
+import { equal } from "../../core/equal.js";
+import { KeyedError } from "../../core/errors.js";
+import { checkOptions, describeType } from "../../core/options.js";
+import { redactKeyMaterial } from "../../core/redact.js";
+import { type Refusal, refuse } from "../../core/result.js";
+import { nowSeconds, type TimeInput, toleranceSeconds, toWholeSeconds } from "../../core/time.js";
+import { SHA256, sha256 } from "../../hash/sha256.js";
+import { HmacKernel } from "../../mac/hmac.js";
+import {
+  type BodyFailure,
+  type HttpRequest,
+  type ReadBodyOptions,
+  readBodyOrRefuse,
+} from "../http/body.js";
+
+/** A webhook secret: text (used as its UTF-8 bytes) or raw bytes. */
+export type WebhookSecret = string | Bytes;
+/** One secret, or several while a secret is being rotated (any of them may match). */
+export type WebhookSecrets = WebhookSecret | readonly WebhookSecret[];
+/** The request body exactly as received: bytes, or the exact text (encoded as UTF-8). */
+export type WebhookBody = Bytes | string;
+
+/** Why a webhook was refused. */
+export type WebhookFailure =
+  /** The signature (or timestamp, or id) header is absent or empty. */
+  | "missing_header"
+  /** A header is there but does not have the scheme's format. */
+  | "malformed_header"
+  /** The signature header carries no signature of a scheme this verifier knows (v1, v0…). */
+  | "no_supported_signature"
+  /** No signature in the header matches the body under any of the secrets. */
+  | "signature_mismatch"
+  /** Authentic, but signed longer ago than the tolerance. */
+  | "timestamp_too_old"
+  /** Authentic, but dated further in the future than the tolerance. */
+  | "timestamp_in_future"
+  /** The request helpers could not read the body (too large, or the client went away). */
+  | BodyFailure;
+
+export type WebhookRefusal = Refusal<WebhookFailure>;
+
+/** `{ ok: true }` with what the scheme authenticates besides the body, or a refusal. */
+export type WebhookResult<T extends object = object> = ({ readonly ok: true } & T) | WebhookRefusal;
+
+/** Timestamp checks (Stripe, Slack, Standard Webhooks). */
+export interface TimestampOptions {
+  /** Largest accepted difference from `now`, both ways, in seconds. Default 300. */
+  toleranceSeconds?: number;
+  /** The current time: a Date or seconds since the epoch. Default: the system clock. */
+  now?: TimeInput;
+}
+
+export interface SignTimestampOptions {
+  /** When the message is signed: a Date or whole seconds since the epoch. Default: now. */
+  timestamp?: TimeInput;
+}
+
+const DEFAULT_TOLERANCE_SECONDS = 300;
+export const SHA256_BYTES = 32;
+/**
+ * The longest header value read, in characters. The schemes' headers are under 1 KB even with
+ * several signatures, and node:http refuses more than 16 KiB of headers in all; a longer value is
+ * refused before it is split, decoded or hashed, so a huge header costs nothing to refuse.
+ */
+const MAX_HEADER_CHARS = 64 * 1024;
+/** Unix seconds as decimal digits; 15 digits keep the value a safe integer. */
+const TIMESTAMP = /^[0-9]{1,15}$/;
+
+// --- arguments -----------------------------------------------------------------------------------
+
+export function secretBytes(secret: unknown, name: string): Bytes {
+  let key: Bytes;
+  if (typeof secret === "string") key = utf8ToBytes(secret);
+  else if (secret instanceof Uint8Array) {
+    assertBytes(secret, name);
+    key = secret;
+  } else {
+    throw new KeyedError(
+      "BAD_INPUT",
+      `${name} must be a string or a Uint8Array (the webhook secret); got ${describeType(secret)}.`,
+    );
+  }
+  if (key.length === 0) {
+    throw new KeyedError(
+      "KEY_TOO_SHORT",
+      `${name} is empty: is the webhook secret configured? (An unset environment variable reads as "".)`,
+    );
+  }
+  return key;
+}
+
+/** How a scheme reads a secret given as text: its UTF-8 bytes, or Standard Webhooks' "whsec_…". */
+export type SecretScheme = "text" | "standard";
+
+const STANDARD_PREFIX = "whsec_";
+
+/** A Standard Webhooks secret: "whsec_" + base64 (the prefix is optional), or the raw key bytes. */
+export function standardSecret(secret: unknown, name: string): Bytes {
+  if (typeof secret !== "string") return secretBytes(secret, name);
+  const text = secret.startsWith(STANDARD_PREFIX) ? secret.slice(STANDARD_PREFIX.length) : secret;
+  let key: Bytes;
+  try {
+    key = base64ToBytes(text);
+  } catch {
+    throw new KeyedError(
+      "BAD_ENCODING",
+      `${name} must be "whsec_" followed by the key in base64 (as the provider shows it).`,
+    );
+  }
+  if (key.length === 0) throw new KeyedError("KEY_TOO_SHORT", `${name} holds an empty key.`);
+  return key;
+}
+
+/** The prepared kernel of one secret, checked as `secretBytes` / `standardSecret` check it. */
+export function secretKernel(secret: unknown, name: string, scheme: SecretScheme): HmacKernel {
+  if (typeof secret === "string" && secret.length > 0) {
+    return preparedWebhookKeys.forText(secret, scheme, () =>
+      scheme === "standard" ? standardSecret(secret, name) : utf8ToBytes(secret),
+    );
+  }
+  return preparedWebhookKeys.kernel(
+    scheme === "standard" ? standardSecret(secret, name) : secretBytes(secret, name),
+  );
+}
+
+/**
+ * The prepared kernels of the secrets to try (one, or a rotation list), each checked. A secret
+ * seen before costs a map lookup: no encoding, decoding or hashing of it per request.
+ */
+export function secretKernels(secrets: unknown, scheme: SecretScheme = "text"): HmacKernel[] {
+  if (!Array.isArray(secrets)) return [secretKernel(secrets, "secret", scheme)];
+  if (secrets.length === 0) {
+    throw new KeyedError("BAD_INPUT", "secret is an empty array: give at least one secret.");
+  }
+  return secrets.map((s, i) => secretKernel(s, `secret[${i}]`, scheme));
+}
+
+export function bodyBytes(body: unknown): Bytes {
+  if (typeof body === "string") return utf8ToBytes(body);
+  if (body instanceof Uint8Array) {
+    assertBytes(body, "body");
+    return body;
+  }
+  throw new KeyedError(
+    "BAD_INPUT",
+    `body must be the raw request body, as a Uint8Array or the exact string received; got ${describeType(body)}. ` +
+      "Verify before parsing JSON: a parsed and re-serialized body does not match the signature.",
+  );
+}
+
+/**
+ * One header's value as the wire means it: absent (null, undefined, "" or []), one value (a string
+ * or a one-element array), or, when it was sent more than once, a refusal: a signature, timestamp
+ * or id header means one thing. `argument` names the parameter in BAD_INPUT messages, `header` the
+ * header in refusals. Only a value of another type (a programming error) throws.
+ */
+export function headerValue(
+  value: unknown,
+  argument: string,
+  header: string,
+): string | undefined | WebhookRefusal {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") {
+    if (value.length > MAX_HEADER_CHARS) {
+      return refuse(
+        "malformed_header",
+        `${header} is ${value.length} characters long; the longest accepted is ${MAX_HEADER_CHARS}.`,
+      );
+    }
+    return value === "" ? undefined : value;
+  }
+  if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
+    if (value.length <= 1) return headerValue(value[0], argument, header);
+    return refuse(
+      "malformed_header",
+      `${header} appears ${value.length} times; it must appear once.`,
+    );
+  }
+  throw new KeyedError(
+    "BAD_INPUT",
+    `${argument} must be the header's text (a string, or an array of strings as node:http and ` +
+      `Lambda's multiValueHeaders give it), or null/undefined when absent; got ${describeType(value)}.`,
+  );
+}
+
+interface Clock {
+  tolerance: number;
+  now: number;
+}
+
+export const CLOCK_OPTIONS = ["toleranceSeconds", "now"] as const;
+
+export function clockOptions(options: unknown, where: string): Clock {
+  const o = checkOptions<TimestampOptions>(options, CLOCK_OPTIONS, `${where} options`);
+  return {
+    tolerance: toleranceSeconds(o, [], DEFAULT_TOLERANCE_SECONDS),
+    now: nowSeconds(o.now),
+  };
+}
+
+export function signTimestamp(options: unknown, where: string): number {
+  const o = checkOptions<SignTimestampOptions>(options, ["timestamp"], `${where} options`);
+  return o.timestamp === undefined
+    ? nowSeconds(undefined)
+    : toWholeSeconds(o.timestamp, "options.timestamp");
+}
+
+// --- shared checks -------------------------------------------------------------------------------
+
+/**
+ * Prepared HMAC-SHA256 keys of recently seen secrets, in the one bounded cache of prepared keys
+ * (core/cache.ts): a receiver checks many requests under one secret, and preparing a key costs
+ * more than tagging a short body. Secrets given as text are looked up by their text (one cache per
+ * way of reading it), secrets given as bytes by their SHA-256; all of it in private fields, printed
+ * redacted, the least recently used entry wiped when a cache is full.
+ */
+export class PreparedWebhookKeys {
+  readonly #text: PreparedKeyCache<HmacKernel>;
+  readonly #standard: PreparedKeyCache<HmacKernel>;
+  readonly #bytes: PreparedKeyCache<HmacKernel>;
+  /** How many prepared keys are kept for each way a secret can be given. */
+  readonly limit: number;
+
+  constructor(limit: number) {
+    this.limit = limit;
+    this.#text = new PreparedKeyCache(limit);
+    this.#standard = new PreparedKeyCache(limit);
+    this.#bytes = new PreparedKeyCache(limit);
+  }
+
+  /** How many prepared keys are held now. */
+  get size(): number {
+    return this.#text.size + this.#standard.size + this.#bytes.size;
+  }
+
+  /** The prepared kernel for `key`, made on first use. */
+  kernel(key: Bytes): HmacKernel {
+    return this.#bytes.get(bytesToHex(sha256(key)), () => new HmacKernel(SHA256, key));
+  }
+
+  /** @internal The kernel for a secret given as text; `decode` runs on first use only. */
+  forText(secret: string, scheme: SecretScheme, decode: () => Bytes): HmacKernel {
+    const cache = scheme === "standard" ? this.#standard : this.#text;
+    return cache.get(secret, () => {
+      const key = decode();
+      const kernel = new HmacKernel(SHA256, key);
+      key.fill(0);
+      return kernel;
+    });
+  }
+
+  /** Wipes and forgets every prepared key (after a secret was retired, say). */
+  clear(): void {
+    this.#text.clear();
+    this.#standard.clear();
+    this.#bytes.clear();
+  }
+}
+redactKeyMaterial(PreparedWebhookKeys, (self) => ({ size: self.size, limit: self.limit }));
+
+/** The process-wide cache the webhook functions use; `clear()` it to drop retired secrets. */
+export const preparedWebhookKeys = new PreparedWebhookKeys(32);
+
+/** One computed tag at a time: wiped after every comparison. */
+const expected = new Uint8Array(32);
+
+/** HMAC-SHA256 over the concatenated parts, into `out` (webhook secrets may be short: no policy). */
+export function hmacSha256(
+  kernel: HmacKernel,
+  parts: readonly Bytes[],
+  out: Bytes = new Uint8Array(32),
+): Bytes {
+  const message = parts.length === 1 ? parts[0] : concatBytes(...parts);
+  kernel.compute(message, out);
+  return out;
+}
+
+/**
+ * True when any candidate equals HMAC(key, parts) for any key. Every comparison is made (constant
+ * time each), so the time does not tell which secret or which signature matched.
+ */
+export function anyMatches(
+  kernels: readonly HmacKernel[],
+  parts: readonly Bytes[],
+  candidates: Bytes[],
+): boolean {
+  let found = false;
+  const message = parts.length === 1 ? parts[0] : concatBytes(...parts);
+  for (const kernel of kernels) {
+    kernel.compute(message, expected);
+    for (const candidate of candidates) found = equal(expected, candidate) || found;
+    expected.fill(0);
+  }
+  return found;
+}
+
+export function decodeHex(text: string, length: number): Bytes | undefined {
+  if (text.length !== 2 * length) return undefined;
+  try {
+    return hexToBytes(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function decodeBase64(text: string, length: number): Bytes | undefined {
+  try {
+    const bytes = base64ToBytes(text);
+    return bytes.length === length ? bytes : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function parseTimestamp(text: string): number | undefined {
+  return TIMESTAMP.test(text) ? Number(text) : undefined;
+}
+
+export function checkClock(timestamp: number, clock: Clock): WebhookRefusal | undefined {
+  const age = clock.now - timestamp;
+  if (age > clock.tolerance) {
+    return refuse(
+      "timestamp_too_old",
+      `the request was signed ${Math.round(age)} s ago; the tolerance is ${clock.tolerance} s.`,
+    );
+  }
+  if (-age > clock.tolerance) {
+    return refuse(
+      "timestamp_in_future",
+      `the request is dated ${Math.round(-age)} s in the future; the tolerance is ${clock.tolerance} s.`,
+    );
+  }
+  return undefined;
+}
+
+export const ascii = utf8ToBytes;
+
+// --- request helpers -----------------------------------------------------------------------------
+
+/** Request helpers: the body limit plus the scheme's timestamp options. */
+export interface RequestOptions extends ReadBodyOptions, TimestampOptions {}
+
+/** A verified request carries its body, read once: parse it from here. */
+export type RequestResult<T extends object = object> = WebhookResult<{ readonly body: Bytes } & T>;
+
+/**
+ * Reads the body for a request helper after checking its options (so that option errors throw
+ * before the body is read): the bytes and the options less `limit`, or a refusal.
+ */
+export async function readForVerify(
+  request: HttpRequest,
+  options: unknown,
+  optionNames: readonly string[],
+  where: string,
+): Promise<{ body: Bytes; rest: Record<string, unknown> } | Refusal<BodyFailure>> {
+  const { limit, ...rest } = checkOptions(options, ["limit", ...optionNames], `${where} options`);
+  const body = await readBodyOrRefuse(request, limit);
+  return body instanceof Uint8Array ? { body, rest } : body;
+}
+
+export function withBody<T extends object>(
+  result: WebhookResult<T>,
+  body: Bytes,
+): RequestResult<T> {
+  return result.ok ? { ...result, body } : result;
+}
+
+/** The options without `limit`, so that option errors throw before the body is read. */
+export function stripLimit(options: unknown): unknown {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) return options;
+  const { limit: _limit, ...rest } = options as Record<string, unknown>;
+  return rest;
+}
