@@ -205,7 +205,13 @@ export interface MacAlgorithm {
   readonly fieldEncoding?: "tuple";
   /** Option names the algorithm accepts beyond the common ones (e.g. "customization"). */
   readonly extraOptions?: readonly (keyof MacOptions)[];
-  /** Builds the prepared key. `key` is keyed's own copy, wiped after this returns. */
+  /**
+   * True when `createKernel` copies or derives everything it keeps from `key` during the call and
+   * keeps no reference to it: it is then given the caller's bytes, not a copy of keyed's own (one
+   * allocation, copy and wipe less per key, which one-time keys pay per message).
+   */
+  readonly copiesKey?: boolean;
+  /** Builds the prepared key. `key` is keyed's own copy (unless `copiesKey`), wiped after this returns. */
   createKernel(key: Bytes, outputLength: number, options: MacOptions): MacKernel;
 }
 
@@ -335,8 +341,11 @@ export class PreparedMac implements Mac {
   private readonly nonceLength: number;
   /** Bytes of authenticator after the nonce: the resolved `tagLength` option. */
   private readonly authLength: number;
-  /** Full kernel output before truncation; wiped after each use. */
-  private readonly scratch: Uint8Array;
+  /**
+   * Full kernel output before truncation, made on first need (a one-shot full-length tag never
+   * needs it); wiped after each use.
+   */
+  private scratchBytes: Uint8Array | undefined;
   /** Full kernel outputs of a batch (tagMany, verifyMany), made on first need; wiped after each. */
   private batch: Uint8Array | undefined;
   private readonly nonce: Uint8Array;
@@ -360,13 +369,17 @@ export class PreparedMac implements Mac {
     this.nonceLength = algorithm.nonceLength ?? 0;
     this.tagLength = this.nonceLength + this.authLength;
     const outputLength = algorithm.tag.variableOutput ? this.authLength : algorithm.tag.full;
-    const own = copyBytes(key);
-    try {
-      this.kernel = algorithm.createKernel(own, outputLength, checked);
-    } finally {
-      own.fill(0);
+    if (algorithm.copiesKey === true) {
+      // The kernel copies or derives what it keeps, and keeps no reference to `key`.
+      this.kernel = algorithm.createKernel(key, outputLength, checked);
+    } else {
+      const own = copyBytes(key);
+      try {
+        this.kernel = algorithm.createKernel(own, outputLength, checked);
+      } finally {
+        own.fill(0);
+      }
     }
-    this.scratch = new Uint8Array(this.kernel.outputLength);
     this.nonce = this.nonceLength === 0 ? NO_NONCE : new Uint8Array(this.nonceLength);
     this.nonceLimit = algorithm.nonceLimit?.invocations ?? Number.POSITIVE_INFINITY;
     this.nonceBasis = algorithm.nonceLimit?.basis ?? "";
@@ -376,6 +389,11 @@ export class PreparedMac implements Mac {
       this.authLength < algorithm.tag.safeMinimum && !checked.allowShortTags
         ? algorithm.tag.basis
         : undefined;
+  }
+
+  /** The kernel-output scratch (see scratchBytes). */
+  private get scratch(): Uint8Array {
+    return (this.scratchBytes ??= new Uint8Array(this.kernel.outputLength));
   }
 
   /** Tags shorter than the safe minimum may be made (hash tables) but not checked without the flag. */
@@ -557,7 +575,7 @@ export class PreparedMac implements Mac {
     if (this.destroyed) return;
     this.destroyed = true;
     this.kernel.wipe();
-    this.scratch.fill(0);
+    this.scratchBytes?.fill(0);
     this.batch?.fill(0);
   }
 

@@ -196,6 +196,8 @@ export const BLAKE3_ALGORITHM: MacAlgorithm = {
     variableOutput: true,
     basis: "RFC 2104 section 5: at least 80 bits",
   },
+  // The kernel copies or derives what it keeps (see MacAlgorithm.copiesKey).
+  copiesKey: true,
   createKernel: (key, outputLength) => new Blake3Kernel(key, outputLength),
 };
 

@@ -15,8 +15,13 @@ import { useNative } from "../engine/select.js";
 import { Poly1305State, poly1305Padded } from "./poly1305.js";
 
 const TAG_LENGTH = 16;
-const ZERO12 = new Uint8Array(12);
-const ZERO32 = new Uint8Array(32);
+/**
+ * The ChaCha20 state and the Poly1305 one-time key buffer the MAC kernels derive a tag's key in.
+ * One set serves every kernel (JavaScript runs one call at a time, and each is wiped before the
+ * call returns): a key object per message then costs no allocation for them.
+ */
+const KEY_STREAM = new ChaCha20(new Uint8Array(32), new Uint8Array(12));
+const POLY_KEY = new Uint8Array(32);
 const EMPTY = new Uint8Array(0);
 
 /** le64(|aad|) ‖ le64(|ciphertext|): public, so one buffer serves every call. */
@@ -74,8 +79,9 @@ class ChaChaMacKernel implements MacKernel {
   readonly outputLength = TAG_LENGTH;
   private readonly key: Uint8Array;
   private readonly extended: boolean;
-  private readonly stream = new ChaCha20(ZERO32, ZERO12);
-  private readonly polyKey = new Uint8Array(32);
+  /** Shared by every kernel: used within one call and wiped before it returns (see POLY_KEY). */
+  private readonly stream = KEY_STREAM;
+  private readonly polyKey = POLY_KEY;
 
   constructor(key: Bytes, extended: boolean) {
     // Copies are new Uint8Arrays here: Buffer#slice gives a view, and this key is wiped.
@@ -234,6 +240,8 @@ function chachaMacAlgorithm(name: MacName, extended: boolean): MacAlgorithm {
       ? undefined
       : { invocations: 2 ** 32, basis: "SP 800-38D section 8.3's bound for random 96-bit nonces" },
     tag: { full: 16, safeMinimum: 16, maximum: 16, basis: "RFC 8439: the AEAD tag is 16 bytes" },
+    // The kernel copies or derives what it keeps (see MacAlgorithm.copiesKey).
+    copiesKey: true,
     createKernel: (key) => new ChaChaMacKernel(key, extended),
   };
 }

@@ -494,6 +494,8 @@ function hmacAlgorithm(name: HmacName): MacAlgorithm {
       maximum: hash.outputLength,
       basis: "RFC 2104 section 5: at least 80 bits",
     },
+    // The kernel copies or derives what it keeps (see MacAlgorithm.copiesKey).
+    copiesKey: true,
     createKernel: (key) => new HmacKernel(hash, key),
   };
 }

@@ -384,6 +384,8 @@ function kmacAlgorithm(name: MacName, strength: Strength): MacAlgorithm {
     },
     extraOptions: ["customization"],
     fieldEncoding: "tuple",
+    // The kernel copies or derives what it keeps (see MacAlgorithm.copiesKey).
+    copiesKey: true,
     createKernel: (key, outputLength, options) =>
       new KmacKernel(
         strength,

@@ -409,44 +409,60 @@ export class Poly1305State {
 
 redactKeyMaterial(Poly1305State);
 
-/** Bits of r that clamping keeps (RFC 8439 2.5.1), byte by byte. */
-const R_CLAMP = [
-  0xff, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f,
-];
+/** Bits of r that clamping keeps (RFC 8439 2.5.1), as its four little-endian words. */
+const R_CLAMP = [0x0fffffff, 0x0ffffffc, 0x0ffffffc, 0x0ffffffc];
 
 /** The safe-API kernel: one message per key, enforced by the Mac contract (`oneTime`). */
 class Poly1305Kernel implements MacKernel {
   readonly outputLength = 16;
-  private readonly key: Uint8Array;
+  /** r ‖ s as eight little-endian words: what the WebAssembly kernel's state area takes. */
+  private readonly key = new Int32Array(8);
   /** The one stream, if the key's one use is a stream: wiped with the key. */
   private stream: Poly1305State | undefined;
 
   constructor(key: Bytes) {
-    // The weak-key check reads the key bytes: clamped r or s all zero.
-    let r = 0;
-    let s = 0;
-    for (let i = 0; i < 16; i++) {
-      r |= key[i] & R_CLAMP[i];
-      s |= key[16 + i];
-    }
+    const words = this.key;
+    for (let i = 0; i < 8; i++) words[i] = le32(key, 4 * i);
+    // The weak-key check: clamped r or s all zero.
+    const r =
+      (words[0] & R_CLAMP[0]) |
+      (words[1] & R_CLAMP[1]) |
+      (words[2] & R_CLAMP[2]) |
+      (words[3] & R_CLAMP[3]);
+    const s = words[4] | words[5] | words[6] | words[7];
     if (r === 0 || s === 0) {
+      words.fill(0);
       throw new KeyedError(
         "KEY_WEAK",
         "this Poly1305 key has an all-zero r or s half (after clamping): it would authenticate nothing.",
       );
     }
-    // A copy in a plain Uint8Array: Buffer#slice would give a view of the caller's bytes.
-    this.key = new Uint8Array(key);
+  }
+
+  /** The key as bytes, for the TypeScript kernel and streams (the caller wipes them). */
+  private keyBytes(): Uint8Array {
+    const bytes = new Uint8Array(32);
+    for (let i = 0; i < 8; i++) writeLe32(bytes, 4 * i, this.key[i]);
+    return bytes;
   }
 
   compute(message: Bytes, out: Bytes): void {
-    tagInto(this.key, message, out);
+    const wasm = loadPoly1305Wasm();
+    if (wasm !== undefined && message.length <= wasm.capacity) {
+      wasm.tagWords(this.key, message, out);
+    } else {
+      const key = this.keyBytes();
+      tagInto(key, message, out);
+      key.fill(0);
+    }
     // The key's one use is over.
     this.key.fill(0);
   }
 
   start(): MacKernelState {
-    const state = new Poly1305State(this.key);
+    const key = this.keyBytes();
+    const state = new Poly1305State(key);
+    key.fill(0);
     this.key.fill(0);
     this.stream = state;
     return {
@@ -477,5 +493,7 @@ export const POLY1305_ALGORITHM: MacAlgorithm = {
     maximum: 16,
     basis: "RFC 2104 section 5: at least 80 bits",
   },
+  // The kernel copies or derives what it keeps (see MacAlgorithm.copiesKey).
+  copiesKey: true,
   createKernel: (key) => new Poly1305Kernel(key),
 };

@@ -468,6 +468,8 @@ function sipAlgorithm(name: SipName, c: number, d: number, outputLength: 8 | 16)
       maximum: outputLength,
       basis: outputLength === 8 ? SHORT_TAG_BASIS : "RFC 2104 section 5: at least 80 bits",
     },
+    // The kernel copies or derives what it keeps (see MacAlgorithm.copiesKey).
+    copiesKey: true,
     createKernel: (key) => new SipHashKernel(key, c, d, outputLength),
   };
 }
