@@ -279,32 +279,44 @@ export function hchacha20(key: Bytes, nonce16: Bytes): Bytes {
     throw new KeyedError("KEY_LENGTH", `HChaCha20 takes a 32-byte key; got ${key.length}.`);
   if (nonce16.length !== 16)
     throw new KeyedError("BAD_INPUT", `HChaCha20 takes a 16-byte nonce; got ${nonce16.length}.`);
-  const s = new Int32Array(16);
+  const out = new Uint8Array(32);
+  hchacha20Into(key, nonce16, out);
+  return out;
+}
+
+/** HChaCha20's input state and rounds output, shared: used within one call, zeroed after. */
+const H_STATE = new Int32Array(16);
+const H_ROUNDS = new Int32Array(16);
+
+/**
+ * @internal HChaCha20 of a 32-byte key and nonce[0..16) into out[0..32): checked arguments, no
+ * allocation (XChaCha20's per-message subkey).
+ */
+export function hchacha20Into(key: Uint8Array, nonce: Uint8Array, out: Uint8Array): void {
+  const s = H_STATE;
   s[0] = SIGMA0;
   s[1] = SIGMA1;
   s[2] = SIGMA2;
   s[3] = SIGMA3;
   for (let i = 0; i < 8; i++) s[4 + i] = le32(key, 4 * i);
-  for (let i = 0; i < 4; i++) s[12 + i] = le32(nonce16, 4 * i);
-  const out = new Uint8Array(32);
+  for (let i = 0; i < 4; i++) s[12 + i] = le32(nonce, 4 * i);
   const wasm = wasmFor(64);
   if (wasm !== undefined) {
     wasm.hchacha(s, out);
     s.fill(0);
-    return out;
+    return;
   }
-  const x = new Int32Array(16);
+  const x = H_ROUNDS;
   rounds(s, x, false);
-  const words = [x[0], x[1], x[2], x[3], x[12], x[13], x[14], x[15]];
   for (let i = 0; i < 8; i++) {
-    out[4 * i] = words[i];
-    out[4 * i + 1] = words[i] >>> 8;
-    out[4 * i + 2] = words[i] >>> 16;
-    out[4 * i + 3] = words[i] >>> 24;
+    const word = x[i < 4 ? i : i + 8];
+    out[4 * i] = word;
+    out[4 * i + 1] = word >>> 8;
+    out[4 * i + 2] = word >>> 16;
+    out[4 * i + 3] = word >>> 24;
   }
   s.fill(0);
   x.fill(0);
-  return out;
 }
 
 /**
@@ -316,10 +328,22 @@ export function xchachaKey(
   key: Uint8Array,
   nonce24: Uint8Array,
 ): { subkey: Uint8Array; nonce12: Uint8Array } {
-  const subkey = hchacha20(key, nonce24.subarray(0, 16));
+  const subkey = new Uint8Array(32);
   const nonce12 = new Uint8Array(12);
-  nonce12.set(nonce24.subarray(16, 24), 4);
+  xchachaKeyInto(key, nonce24, subkey, nonce12);
   return { subkey, nonce12 };
+}
+
+/** `xchachaKey` into the caller's buffers: `subkey` 32 bytes, `nonce12` 12 bytes. */
+export function xchachaKeyInto(
+  key: Uint8Array,
+  nonce24: Uint8Array,
+  subkey: Uint8Array,
+  nonce12: Uint8Array,
+): void {
+  hchacha20Into(key, nonce24, subkey);
+  for (let i = 0; i < 4; i++) nonce12[i] = 0;
+  for (let i = 0; i < 8; i++) nonce12[4 + i] = nonce24[16 + i];
 }
 
 /** ChaCha20 encryption or decryption (RFC 8439 2.4) of `data` from block `counter`. */

@@ -475,11 +475,22 @@ export class PreparedMac implements Mac {
     if (out === undefined) out = new Uint8Array(n * tagLength);
     const kernel = this.kernel;
     if (this.nonceLength > 0) {
+      // Every message's nonce drawn now, in one call to the random source (each is drawn at the
+      // moment of use all the same: within this call, never ahead of it).
+      const nonceLength = this.nonceLength;
+      const nonces = fillNonce(new Uint8Array(n * nonceLength));
+      const nonce = this.nonce;
       for (let i = 0; i < n; i++) {
-        this.drawNonce(out, i * tagLength);
-        kernel.compute(messages[i], this.scratch, this.nonce);
+        this.countNonce();
+        for (let j = 0; j < nonceLength; j++) {
+          const byte = nonces[i * nonceLength + j];
+          nonce[j] = byte;
+          out[i * tagLength + j] = byte;
+        }
+        kernel.compute(messages[i], this.scratch, nonce);
         this.truncateInto(out, i * tagLength);
       }
+      nonces.fill(0);
     } else if (kernel.computeMany !== undefined && n > 1) {
       if (kernel.outputLength === tagLength) {
         kernel.computeMany(messages, out);

@@ -143,6 +143,41 @@ export class Poly1305Wasm {
     }
   }
 
+  /**
+   * RFC 8439 2.8's tag in one call: Poly1305 under the 32-byte key over aad ‖ pad16 ‖
+   * ciphertext[0..ctEnd) ‖ pad16 ‖ `lengths` (16 bytes), all laid out in MSG (zero at rest, so the
+   * padding is already there); false, and nothing done, when they do not fit MSG.
+   */
+  tagAead(
+    key: Uint8Array,
+    aad: Uint8Array,
+    ciphertext: Uint8Array,
+    ctEnd: number,
+    lengths: Uint8Array,
+    out: Uint8Array,
+    outOffset: number,
+  ): boolean {
+    const aadEnd = aad.length + (-aad.length & 15);
+    const ctStart = aadEnd;
+    const lengthsAt = ctStart + ctEnd + (-ctEnd & 15);
+    const total = lengthsAt + 16;
+    if (total > this.capacity) return false;
+    const memory = this.memory();
+    const state = this.oneShot;
+    const msg = this.msg;
+    for (let i = 0; i < 32; i++) memory[state + i] = key[i];
+    if (aad.length <= 64) for (let i = 0; i < aad.length; i++) memory[msg + i] = aad[i];
+    else memory.set(aad, msg);
+    if (ctEnd > 0) {
+      if (ctEnd === ciphertext.length) memory.set(ciphertext, msg + ctStart);
+      else memory.set(ciphertext.subarray(0, ctEnd), msg + ctStart);
+    }
+    for (let i = 0; i < 16; i++) memory[msg + lengthsAt + i] = lengths[i];
+    this.exports.mac(state, total);
+    this.takeTag(out, outOffset);
+    return true;
+  }
+
   /** Poly1305 of `message` under a 32-byte key, into out[0..16), in the one-shot state area. */
   tag(key: Uint8Array, message: Uint8Array, out: Uint8Array): void {
     const state = this.oneShot;

@@ -4,7 +4,7 @@
  * ChaCha20-Poly1305 implementation can check a keyed tag. The tag construction itself (`aeadTag`)
  * lives here too, below the AEAD (aead/chacha20poly1305.ts), which builds on it.
  */
-import { ChaCha20, xchachaKey } from "../cipher/chacha20.js";
+import { ChaCha20, xchachaKeyInto } from "../cipher/chacha20.js";
 import type { Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName } from "../core/mac.js";
@@ -12,7 +12,7 @@ import { redactKeyMaterial } from "../core/redact.js";
 import { copyOut } from "../engine/hybrid.js";
 import { nativeCrypto } from "../engine/native.js";
 import { useNative } from "../engine/select.js";
-import { Poly1305State, poly1305Padded } from "./poly1305.js";
+import { Poly1305State, poly1305Aead } from "./poly1305.js";
 
 const TAG_LENGTH = 16;
 /**
@@ -22,6 +22,9 @@ const TAG_LENGTH = 16;
  */
 const KEY_STREAM = new ChaCha20(new Uint8Array(32), new Uint8Array(12));
 const POLY_KEY = new Uint8Array(32);
+/** XChaCha20's per-message subkey and 96-bit nonce, shared the same way. */
+const SUBKEY = new Uint8Array(32);
+const NONCE12 = new Uint8Array(12);
 const EMPTY = new Uint8Array(0);
 
 /** le64(|aad|) ‖ le64(|ciphertext|): public, so one buffer serves every call. */
@@ -42,7 +45,7 @@ export function aeadTag(
   const lengths = LENGTHS;
   writeLe64(lengths, 0, aad.length);
   writeLe64(lengths, 8, ctEnd);
-  poly1305Padded(polyKey, [aad, ciphertext.subarray(0, ctEnd), lengths], out, outOffset);
+  poly1305Aead(polyKey, aad, ciphertext, ctEnd, lengths, out, outOffset);
 }
 
 function writeLe64(out: Uint8Array, offset: number, value: number): void {
@@ -90,37 +93,43 @@ class ChaChaMacKernel implements MacKernel {
   }
 
   /**
-   * The ChaCha20 key and 96-bit nonce for `nonce`: the kernel's own, or for XChaCha20 the HChaCha20
-   * subkey and the nonce's last 8 bytes (draft-irtf-cfrg-xchacha 2.3). The caller wipes `subkey`.
+   * For XChaCha20, SUBKEY and NONCE12 ← the HChaCha20 subkey and 4 zero bytes ‖ the nonce's last 8
+   * (draft-irtf-cfrg-xchacha 2.3); the caller wipes SUBKEY. ChaCha20 uses its key and nonce as
+   * they are.
    */
-  private chachaKey(nonce: Bytes): { key: Bytes; nonce12: Bytes; subkey?: Uint8Array } {
-    if (!this.extended) return { key: this.key, nonce12: nonce };
-    const { subkey, nonce12 } = xchachaKey(this.key, nonce);
-    return { key: subkey, nonce12, subkey };
+  private deriveSubkey(nonce: Bytes): void {
+    xchachaKeyInto(this.key, nonce, SUBKEY, NONCE12);
   }
 
   /** Fills this.polyKey with the one-time key for `nonce` (RFC 8439 2.6; XChaCha: its subkey). */
   private derivePolyKey(nonce: Bytes): Uint8Array {
-    const { key, nonce12, subkey } = this.chachaKey(nonce);
-    this.stream.reset(key, nonce12, 0).keystream(this.polyKey, 32);
+    if (this.extended) {
+      this.deriveSubkey(nonce);
+      this.stream.reset(SUBKEY, NONCE12, 0).keystream(this.polyKey, 32);
+      SUBKEY.fill(0);
+    } else {
+      this.stream.reset(this.key, nonce, 0).keystream(this.polyKey, 32);
+    }
     this.stream.wipe();
-    subkey?.fill(0);
     return this.polyKey;
   }
 
   compute(message: Bytes, out: Bytes, nonce?: Bytes): void {
     needNonce(nonce);
     if (nativeCrypto !== undefined && useNative("chacha20-poly1305", message.length)) {
-      const { key, nonce12, subkey } = this.chachaKey(nonce);
+      if (this.extended) this.deriveSubkey(nonce);
       // RFC 8439 2.8 with an empty plaintext, on node:crypto.
       // The raw key, not a KeyObject: creating one per message costs more than the MAC itself.
-      const cipher = nativeCrypto.createCipheriv("chacha20-poly1305", key, nonce12, {
-        authTagLength: TAG_LENGTH,
-      });
+      const cipher = nativeCrypto.createCipheriv(
+        "chacha20-poly1305",
+        this.extended ? SUBKEY : this.key,
+        this.extended ? NONCE12 : nonce,
+        { authTagLength: TAG_LENGTH },
+      );
+      SUBKEY.fill(0);
       cipher.setAAD(message, { plaintextLength: 0 });
       cipher.final();
       copyOut(cipher.getAuthTag(), out, TAG_LENGTH);
-      subkey?.fill(0);
       return;
     }
     // One ChaCha20 and one Poly1305 key buffer per kernel, re-keyed per message: no allocation.

@@ -350,6 +350,25 @@ class WasmPoly1305State implements Poly1305Core {
 redactKeyMaterial(WasmPoly1305State);
 
 /**
+ * The AEAD's tag (RFC 8439 2.8): Poly1305 under the 32-byte key over aad ‖ pad16 ‖
+ * ciphertext[0..ctEnd) ‖ pad16 ‖ `lengths` (le64(|aad|) ‖ le64(ctEnd)), into out[outOffset..+16).
+ * One WebAssembly call when it all fits the module's input area.
+ */
+export function poly1305Aead(
+  key: Uint8Array,
+  aad: Uint8Array,
+  ciphertext: Uint8Array,
+  ctEnd: number,
+  lengths: Uint8Array,
+  out: Uint8Array,
+  outOffset: number,
+): void {
+  const wasm = loadPoly1305Wasm();
+  if (wasm?.tagAead(key, aad, ciphertext, ctEnd, lengths, out, outOffset)) return;
+  poly1305Padded(key, [aad, ciphertext.subarray(0, ctEnd), lengths], out, outOffset);
+}
+
+/**
  * The running state of one Poly1305 computation (hazmat: no reuse or weak-key check). Once
  * `finish` or `wipe` has run, any other call throws FINISHED. The backend is chosen once, here:
  * the WebAssembly kernel in a key slot of its own where it loads and a slot is free
