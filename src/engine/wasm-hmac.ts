@@ -10,7 +10,13 @@
  */
 import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 as HMAC_WASM } from "./wasm/generated/hmac.js";
-import { type KernelExports, kernelLoader, type WasmKernels, wrappedLoader } from "./wasm.js";
+import {
+  type KernelExports,
+  kernelLoader,
+  moveWordsOut,
+  type WasmKernels,
+  wrappedLoader,
+} from "./wasm.js";
 
 export interface HmacExports extends KernelExports {
   DESC: WebAssembly.Global;
@@ -100,27 +106,6 @@ const BATCH: Record<
 /** Blocks of a padded message of `length` bytes (the prefix block excluded). */
 function paddedBlocks(length: number, block: number, lengthField: number): number {
   return Math.floor((length + lengthField) / block) + 1;
-}
-
-/**
- * Copies a `length`-byte tag (a multiple of 4) from OUT-area byte offset `from` to out[offset ..),
- * a word at a time (word-aligned, little-endian memory), zeroing it behind.
- */
-function takeTag(
-  words: Int32Array,
-  from: number,
-  out: Uint8Array,
-  offset: number,
-  length: number,
-): void {
-  for (let i = 0, w = from >> 2; i < length; i += 4, w++) {
-    const word = words[w];
-    words[w] = 0;
-    out[offset + i] = word;
-    out[offset + i + 1] = word >>> 8;
-    out[offset + i + 2] = word >>> 16;
-    out[offset + i + 3] = word >>> 24;
-  }
 }
 
 /** One HMAC key in the module. */
@@ -220,7 +205,7 @@ export class WasmHmacKey {
     else if (this.compression === "sha512") exports.hmac_sha512(slot, length, digestLength);
     else exports.hmac_sha1(slot, length);
     const words = kernels.words();
-    takeTag(words, kernels.out, out, 0, digestLength);
+    moveWordsOut(words, kernels.out, out, 0, digestLength);
     if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = 0;
     else memory.fill(0, msg, msg + length);
     if (slot === wasm.scratch) words.fill(0, slot >> 2, (slot + HMAC_SLOT_SIZE) >> 2);
@@ -295,7 +280,7 @@ export class WasmHmacKey {
     if (this.compression === "sha256") exports.hmac_sha256(slot, length, this.digestLength);
     else if (this.compression === "sha512") exports.hmac_sha512(slot, length, this.digestLength);
     else exports.hmac_sha1(slot, length);
-    takeTag(kernels.words(), kernels.out, out, index * this.digestLength, this.digestLength);
+    moveWordsOut(kernels.words(), kernels.out, out, index * this.digestLength, this.digestLength);
     if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = 0;
     else memory.fill(0, msg, msg + length);
   }
@@ -341,7 +326,7 @@ export class WasmHmacKey {
     else exports.hmac_sha1_x4(slot, blocks);
     const result = kernels.out;
     for (let k = 0; k < size; k++)
-      takeTag(words, result + k * stride, out, order[p + k] * digestLength, digestLength);
+      moveWordsOut(words, result + k * stride, out, order[p + k] * digestLength, digestLength);
     // The kernel writes whole states: past a truncated digest (SHA-224, -384, -512/t) and in the
     // spare lanes there is more to zero.
     words.fill(0, result >> 2, (result + lanes * stride) >> 2);

@@ -6,7 +6,13 @@
  */
 import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 as POLY1305_WASM } from "./wasm/generated/poly1305.js";
-import { type KernelExports, kernelLoader, type WasmKernels, wrappedLoader } from "./wasm.js";
+import {
+  type KernelExports,
+  kernelLoader,
+  moveWordsOut,
+  type WasmKernels,
+  wrappedLoader,
+} from "./wasm.js";
 
 /** The exports of src/engine/wasm/assembly/poly1305.ts. Each takes a state area's offset. */
 export interface Poly1305Exports extends KernelExports {
@@ -71,6 +77,18 @@ export class Poly1305Wasm {
     this.exports.init(state);
   }
 
+  /** Copies a whole message (at most the capacity) to MSG: by loop when short (`set` is a call). */
+  private putMessage(message: Uint8Array): void {
+    const memory = this.memory();
+    const length = message.length;
+    if (length <= 64) {
+      const msg = this.msg;
+      for (let i = 0; i < length; i++) memory[msg + i] = message[i];
+    } else {
+      memory.set(message, this.msg);
+    }
+  }
+
   /** Copies data[offset..offset+length) to MSG (length at most its capacity). */
   private copyIn(data: Uint8Array, offset: number, length: number): void {
     if (offset === 0 && length === data.length) this.memory().set(data, this.msg);
@@ -124,23 +142,9 @@ export class Poly1305Wasm {
     const words = this.kernels.words();
     const at = state >> 2;
     for (let i = 0; i < 8; i++) words[at + i] = key[i];
-    const memory = this.memory();
-    if (length <= 64) {
-      const msg = this.msg;
-      for (let i = 0; i < length; i++) memory[msg + i] = message[i];
-    } else {
-      memory.set(message, this.msg);
-    }
+    this.putMessage(message);
     this.exports.mac(state, length);
-    const from = this.out >> 2;
-    for (let i = 0; i < 4; i++) {
-      const word = words[from + i];
-      words[from + i] = 0;
-      out[4 * i] = word;
-      out[4 * i + 1] = word >>> 8;
-      out[4 * i + 2] = word >>> 16;
-      out[4 * i + 3] = word >>> 24;
-    }
+    moveWordsOut(words, this.out, out, 0, 16);
   }
 
   /**
@@ -186,12 +190,7 @@ export class Poly1305Wasm {
       // One call: init, update and finish. Short copies by loop: `set` costs a call each.
       const memory = this.memory();
       for (let i = 0; i < 32; i++) memory[state + i] = key[i];
-      if (length <= 64) {
-        const msg = this.msg;
-        for (let i = 0; i < length; i++) memory[msg + i] = message[i];
-      } else {
-        memory.set(message, this.msg);
-      }
+      this.putMessage(message);
       this.exports.mac(state, length);
     } else {
       this.loadKey(state, key, 0);

