@@ -579,20 +579,27 @@ export class TcpAoMac {
       this.put(0);
       this.put(TCP_PROTOCOL);
     }
-    // 3. The TCP header with the checksum zeroed (bytes 16-17), then the options.
-    this.putRange(segment, 0, 16);
-    this.put(0);
-    this.put(0);
-    this.putRange(segment, 18, TCP_HEADER_LENGTH);
     if (this.excludeOptions) {
+      // 3. The TCP header with the checksum zeroed (bytes 16-17), the TCP-AO option alone with
+      // its MAC zeroed, then 4. the payload.
+      this.putRange(segment, 0, 16);
+      this.put(0);
+      this.put(0);
+      this.putRange(segment, 18, TCP_HEADER_LENGTH);
       this.putRange(segment, ao, ao + 4);
+      for (let i = 0; i < this.macLength; i++) this.put(0);
+      this.putRange(segment, dataOffset, segment.length);
     } else {
-      this.putRange(segment, TCP_HEADER_LENGTH, ao + 4);
+      // 3-4. The whole segment in one copy (the caller's array itself: no view made), then its
+      // checksum (bytes 16-17) and the MAC field zeroed in place.
+      const at = this.fill;
+      const buffer = this.input;
+      buffer.set(segment, at);
+      buffer[at + 16] = 0;
+      buffer[at + 17] = 0;
+      for (let i = ao + 4; i < aoEnd; i++) buffer[at + i] = 0;
+      this.fill = at + segment.length;
     }
-    for (let i = 0; i < this.macLength; i++) this.put(0);
-    if (!this.excludeOptions) this.putRange(segment, aoEnd, dataOffset);
-    // 4. The payload.
-    this.putRange(segment, dataOffset, segment.length);
     const length = this.fill;
     this.fill = 0;
     // The input is the segment and its addresses, all public (on the wire): kept until the next.
