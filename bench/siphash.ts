@@ -6,9 +6,9 @@
 import { createRequire } from "node:module";
 import { endianness } from "node:os";
 import sodium from "libsodium-wrappers-sumo";
+import { wasmSipHash } from "../src/engine/wasm-siphash.js";
 import { siphash } from "../src/hazmat.js";
 import { type MacName, mac, siphash24 } from "../src/index.js";
-import { wasmSipHash } from "../src/mac/siphash.js";
 import {
   type AllocationCase,
   type BenchCase,

@@ -76,6 +76,17 @@ const TARGETS: Target[] = [
       goal: 0.95,
       peer: "node:crypto",
     },
+    // Batch tagging (issue 17 item 2): per message, against the best peer's single message.
+    ...[16, 64, 128, 256].map(
+      (size): Target => ({
+        what: `${a} tagMany, per message`,
+        algorithm: a,
+        size,
+        rows: ["keyed tagMany"],
+        measure: "time",
+        goal: 0.25,
+      }),
+    ),
   ]),
   ...[34, 1024].map(
     (size): Target => ({

@@ -36,12 +36,12 @@ const backend = process.env.KEYED_BACKEND;
 const { AesKey, Ghash, gmac, poly1305 } = await import("../src/hazmat.js");
 const { equal, mac, randomBytes } = await import("../src/index.js");
 const webhooks = await import("../src/protocols/webhooks.js");
-const { wasmHmac } = await import("../src/engine/wasm.js");
+const { wasmHmac } = await import("../src/engine/wasm-hmac.js");
 const { wasmBlake3 } = await import("../src/engine/wasm-blake3.js");
 const { blake3TreeSync } = await import("../src/engine/blake3-parallel.js");
 const { KEYED_HASH, keyWords } = await import("../src/hash/blake3.js");
 const { wasmKeccak } = await import("../src/engine/wasm-keccak.js");
-const { wasmSipHash } = await import("../src/mac/siphash.js");
+const { wasmSipHash } = await import("../src/engine/wasm-siphash.js");
 if (
   backend === "wasm" &&
   [wasmHmac(), wasmBlake3(), wasmKeccak(), wasmSipHash()].some((k) => k === undefined)
@@ -281,8 +281,46 @@ function treeTargets(): Target<unknown>[] {
   ];
 }
 
+/**
+ * The SIMD lanes of the batch path (tagMany: four messages per call for SHA-1 and SHA-256, two
+ * for SHA-512): the key (a fresh Mac per call, one batch) and one lane's message (the other lanes
+ * fixed), fixed against random.
+ */
+function batchKernelTargets(name: MacName, label: string, lanes: number): Target<unknown>[] {
+  const others = Array.from({ length: lanes - 1 }, () => randomBytes(64));
+  const prepared = mac(name, randomBytes(32));
+  const out = new Uint8Array(lanes * prepared.tagLength);
+  prepared.tagMany([...others, randomBytes(64)], out);
+  return [
+    fixedVsRandom(
+      `${label} ×${lanes} lanes (tagMany, 64 B each): key`,
+      32,
+      2,
+      (k) => k,
+      (k) => {
+        const m = mac(name, k);
+        m.tagMany([...others, message64], out);
+        m.destroy();
+      },
+    ),
+    fixedVsRandom(
+      `${label} ×${lanes} lanes (tagMany, 64 B each): message`,
+      64,
+      4,
+      (m) => [...others, m],
+      (batch) => prepared.tagMany(batch, out),
+    ),
+  ];
+}
+
 const wasmKernelTargets: Target<unknown>[] = [
+  ...batchKernelTargets("hmac-sha256", "HMAC-SHA256", 4),
+  ...batchKernelTargets("hmac-sha1", "HMAC-SHA1", 4),
+  ...batchKernelTargets("hmac-sha512", "HMAC-SHA512", 2),
+  // HMAC's three compression kernels (unrolled, schedule in locals): SHA-256, SHA-1, SHA-512.
   ...keyedKernelTargets("hmac-sha256", "HMAC-SHA256", 32),
+  ...keyedKernelTargets("hmac-sha1", "HMAC-SHA1", 32),
+  ...keyedKernelTargets("hmac-sha512", "HMAC-SHA512", 32),
   ...keyedKernelTargets("kmac128", "KMAC128", 32),
   ...keyedKernelTargets("blake3", "BLAKE3 keyed", 32),
   ...treeTargets(),

@@ -8,13 +8,7 @@ import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { FORCED_BACKEND } from "../engine/native.js";
-import { WASM_BASE64 } from "../engine/wasm/generated/chacha20.js";
-import {
-  type KernelExports,
-  kernelLoader,
-  type WasmKernels,
-  wrappedLoader,
-} from "../engine/wasm.js";
+import { type ChaChaWasm, loadChaChaWasm } from "../engine/wasm-chacha20.js";
 
 /** "expand 32-byte k" as four little-endian words (RFC 8439 2.3). */
 const SIGMA0 = 0x61707865;
@@ -138,17 +132,7 @@ function rounds(input: Int32Array, out: Int32Array, addInput: boolean): void {
   if (addInput) for (let i = 0; i < 16; i++) out[i] += input[i];
 }
 
-// --- the WebAssembly kernel (src/engine/wasm/assembly/chacha20.ts) -------------------------------
-
-interface ChaChaExports extends KernelExports {
-  INPUT: WebAssembly.Global;
-  chacha20_xor(length: number): void;
-  chacha20_block(): void;
-  hchacha20(): void;
-}
-
-/** @internal The module (undefined where JavaScript serves); tests scan its memory. */
-export const wasmChaCha20 = kernelLoader<ChaChaExports>(WASM_BASE64, 64);
+// --- the WebAssembly kernel (engine/wasm-chacha20.ts) --------------------------------------------
 
 /**
  * Data length from which the WebAssembly kernel beats the JavaScript one: two blocks. For one
@@ -157,90 +141,6 @@ export const wasmChaCha20 = kernelLoader<ChaChaExports>(WASM_BASE64, 64);
  * wasm path took 1.1-1.5× the JavaScript time, at 65 B 0.7-0.8×, at 256 B 0.3×, at 8 KiB 0.06×.
  */
 const WASM_FROM = 65;
-
-/**
- * The module with views of its memory kept across calls. Each call gets the 16-word input state
- * in INPUT, which the kernel zeroes before it returns; no key stays in its memory between calls.
- */
-class ChaChaWasm {
-  readonly kernels: WasmKernels<ChaChaExports>;
-  readonly exports: ChaChaExports;
-  readonly msg: number;
-  readonly capacity: number;
-  private readonly input: number;
-  private readonly out: number;
-
-  constructor(kernels: WasmKernels<ChaChaExports>) {
-    this.kernels = kernels;
-    this.exports = kernels.exports;
-    this.msg = kernels.msg;
-    this.capacity = kernels.msgCapacity;
-    this.input = kernels.exports.INPUT.value;
-    this.out = kernels.out;
-  }
-
-  bytes(): Uint8Array {
-    return this.kernels.bytes();
-  }
-
-  setInput(state: Int32Array): void {
-    const words = this.kernels.words();
-    const base = this.input >> 2;
-    for (let i = 0; i < 16; i++) words[base + i] = state[i];
-  }
-
-  /**
-   * out[outOffset..) = data ⊕ keystream from the counter in `state` (whole blocks per chunk;
-   * the caller checks the counter range and advances it).
-   */
-  xor(state: Int32Array, data: Uint8Array, out: Uint8Array, outOffset: number): void {
-    const memory = this.bytes();
-    const msg = this.msg;
-    const counter = state[12];
-    let touched = 0;
-    for (let pos = 0; pos < data.length; pos += this.capacity) {
-      const n = Math.min(this.capacity, data.length - pos);
-      this.setInput(state);
-      this.kernels.words()[(this.input >> 2) + 12] = counter + pos / 64;
-      if (n <= 64) for (let i = 0; i < n; i++) memory[msg + i] = data[pos + i];
-      else memory.set(n === data.length ? data : data.subarray(pos, pos + n), msg);
-      this.exports.chacha20_xor(n);
-      if (n <= 64) for (let i = 0; i < n; i++) out[outOffset + pos + i] = memory[msg + i];
-      else out.set(memory.subarray(msg, msg + n), outOffset + pos);
-      // The kernel XORs whole groups of blocks: keystream stands past n, up to a multiple of 256.
-      touched = Math.max(touched, Math.ceil(n / 256) * 256);
-    }
-    // Once, at the end: each chunk but the last overwrites all that the one before it left.
-    memory.fill(0, msg, msg + touched);
-  }
-
-  /** One keystream block; its first `length` bytes to `out`. */
-  block(state: Int32Array, out: Uint8Array, length: number): void {
-    this.setInput(state);
-    this.exports.chacha20_block();
-    this.takeOut(out, length, 64);
-  }
-
-  /** HChaCha20 of the state (constants, key, 16 nonce bytes) into `out` (32 bytes). */
-  hchacha(state: Int32Array, out: Uint8Array): void {
-    this.setInput(state);
-    this.exports.hchacha20();
-    this.takeOut(out, 32, 32);
-  }
-
-  /** Copies `length` bytes from OUT, then zeroes its `used` bytes (a multiple of 4). */
-  private takeOut(out: Uint8Array, length: number, used: number): void {
-    const memory = this.bytes();
-    const at = this.out;
-    for (let i = 0; i < length; i++) out[i] = memory[at + i];
-    const words = this.kernels.words();
-    for (let i = at >> 2; i < (at + used) >> 2; i++) words[i] = 0;
-  }
-}
-
-redactKeyMaterial(ChaChaWasm);
-
-const loadChaChaWasm = wrappedLoader(wasmChaCha20, (kernels) => new ChaChaWasm(kernels));
 
 /**
  * The WebAssembly kernel for `length` bytes of keystream, or undefined where JavaScript serves
@@ -380,32 +280,71 @@ export function hchacha20(key: Bytes, nonce16: Bytes): Bytes {
     throw new KeyedError("KEY_LENGTH", `HChaCha20 takes a 32-byte key; got ${key.length}.`);
   if (nonce16.length !== 16)
     throw new KeyedError("BAD_INPUT", `HChaCha20 takes a 16-byte nonce; got ${nonce16.length}.`);
-  const s = new Int32Array(16);
+  const out = new Uint8Array(32);
+  hchacha20Into(key, nonce16, out);
+  return out;
+}
+
+/** HChaCha20's input state and rounds output, shared: used within one call, zeroed after. */
+const H_STATE = new Int32Array(16);
+const H_ROUNDS = new Int32Array(16);
+
+/**
+ * @internal HChaCha20 of a 32-byte key and nonce[0..16) into out[0..32): checked arguments, no
+ * allocation (XChaCha20's per-message subkey).
+ */
+export function hchacha20Into(key: Uint8Array, nonce: Uint8Array, out: Uint8Array): void {
+  const s = H_STATE;
   s[0] = SIGMA0;
   s[1] = SIGMA1;
   s[2] = SIGMA2;
   s[3] = SIGMA3;
   for (let i = 0; i < 8; i++) s[4 + i] = le32(key, 4 * i);
-  for (let i = 0; i < 4; i++) s[12 + i] = le32(nonce16, 4 * i);
-  const out = new Uint8Array(32);
+  for (let i = 0; i < 4; i++) s[12 + i] = le32(nonce, 4 * i);
   const wasm = wasmFor(64);
   if (wasm !== undefined) {
     wasm.hchacha(s, out);
     s.fill(0);
-    return out;
+    return;
   }
-  const x = new Int32Array(16);
+  const x = H_ROUNDS;
   rounds(s, x, false);
-  const words = [x[0], x[1], x[2], x[3], x[12], x[13], x[14], x[15]];
   for (let i = 0; i < 8; i++) {
-    out[4 * i] = words[i];
-    out[4 * i + 1] = words[i] >>> 8;
-    out[4 * i + 2] = words[i] >>> 16;
-    out[4 * i + 3] = words[i] >>> 24;
+    const word = x[i < 4 ? i : i + 8];
+    out[4 * i] = word;
+    out[4 * i + 1] = word >>> 8;
+    out[4 * i + 2] = word >>> 16;
+    out[4 * i + 3] = word >>> 24;
   }
   s.fill(0);
   x.fill(0);
-  return out;
+}
+
+/**
+ * The XChaCha20 key and 96-bit nonce for a 24-byte nonce (draft-irtf-cfrg-xchacha-03 2.3): the
+ * HChaCha20 subkey of the nonce's first 16 bytes, and 4 zero bytes ‖ its last 8. The caller
+ * wipes `subkey`.
+ */
+export function xchachaKey(
+  key: Uint8Array,
+  nonce24: Uint8Array,
+): { subkey: Uint8Array; nonce12: Uint8Array } {
+  const subkey = new Uint8Array(32);
+  const nonce12 = new Uint8Array(12);
+  xchachaKeyInto(key, nonce24, subkey, nonce12);
+  return { subkey, nonce12 };
+}
+
+/** `xchachaKey` into the caller's buffers: `subkey` 32 bytes, `nonce12` 12 bytes. */
+export function xchachaKeyInto(
+  key: Uint8Array,
+  nonce24: Uint8Array,
+  subkey: Uint8Array,
+  nonce12: Uint8Array,
+): void {
+  hchacha20Into(key, nonce24, subkey);
+  for (let i = 0; i < 4; i++) nonce12[i] = 0;
+  for (let i = 0; i < 8; i++) nonce12[4 + i] = nonce24[16 + i];
 }
 
 /** ChaCha20 encryption or decryption (RFC 8439 2.4) of `data` from block `counter`. */

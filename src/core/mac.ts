@@ -10,7 +10,7 @@ import { assertBytes, assertInteger, type Bytes, copyBytes } from "./bytes.js";
 import { equalPrefix } from "./equal.js";
 import { KeyedError } from "./errors.js";
 import { encodeFields, encodeFieldsTuple, type Field } from "./fields.js";
-import { checkOptions } from "./options.js";
+import { checkOptions, describeType } from "./options.js";
 import { fillNonce } from "./random.js";
 import { redactKeyMaterial } from "./redact.js";
 
@@ -92,6 +92,20 @@ export interface Mac {
   tagFields(purpose: string, fields: readonly Field[], out?: Bytes): Bytes;
   /** `verify` for `tagFields`. */
   verifyFields(purpose: string, fields: readonly Field[], tag: Bytes): boolean;
+  /**
+   * The tags of many messages, in order, in one buffer of `messages.length × tagLength` bytes:
+   * message i's tag at i × tagLength. With `out` (exactly that many bytes) the tags are written
+   * there, `out` is returned, and nothing is allocated. The same tags as `tag()` one by one
+   * (nonce MACs draw a fresh nonce per message); kernels that can, tag several messages at once.
+   * A one-time key (Poly1305) takes a batch of one message at most: more throws KEY_REUSED.
+   */
+  tagMany(messages: readonly Bytes[], out?: Bytes): Bytes;
+  /**
+   * `verify` for each message against `tags[i]`: one boolean per message, each tag compared in
+   * constant time. A wrong tag, or one of the wrong length, is `false` for its message only.
+   * `tags` has one entry per message (BAD_INPUT otherwise).
+   */
+  verifyMany(messages: readonly Bytes[], tags: readonly Bytes[]): boolean[];
 }
 
 /** A stream from `Mac.verifyingStream(tag)`: `verify()` checks the tag given at the start. */
@@ -138,6 +152,12 @@ export interface MacKernel {
    * constant memory.
    */
   start(nonce?: Bytes): MacKernelState;
+  /**
+   * Optional, for kernels that tag several messages at once (multi-buffer SIMD): `compute` for
+   * every message, message i's `outputLength` bytes at out[i × outputLength ..). Never called for
+   * algorithms with a `nonceLength` or `oneTime` keys; the others get a per-message loop without it.
+   */
+  computeMany?(messages: readonly Bytes[], out: Bytes): void;
   wipe(): void;
 }
 
@@ -190,7 +210,13 @@ export interface MacAlgorithm {
   readonly fieldEncoding?: "tuple";
   /** Option names the algorithm accepts beyond the common ones (e.g. "customization"). */
   readonly extraOptions?: readonly (keyof MacOptions)[];
-  /** Builds the prepared key. `key` is keyed's own copy, wiped after this returns. */
+  /**
+   * True when `createKernel` copies or derives everything it keeps from `key` during the call and
+   * keeps no reference to it: it is then given the caller's bytes, not a copy of keyed's own (one
+   * allocation, copy and wipe less per key, which one-time keys pay per message).
+   */
+  readonly copiesKey?: boolean;
+  /** Builds the prepared key. `key` is keyed's own copy (unless `copiesKey`), wiped after this returns. */
   createKernel(key: Bytes, outputLength: number, options: MacOptions): MacKernel;
 }
 
@@ -202,6 +228,9 @@ export const MIN_KEY_LENGTH = 16;
 export const ABSOLUTE_MIN_TAG_LENGTH = 4;
 /** The default shortest tag without `allowShortTags`: 80 bits (RFC 2104 section 5). */
 export const DEFAULT_SAFE_MIN_TAG_LENGTH = 10;
+
+/** Batches up to this many messages reuse one buffer for the kernel's outputs. */
+const BATCH_SCRATCH_MESSAGES = 64;
 
 const COMMON_OPTIONS: readonly string[] = ["tagLength", "allowShortKeys", "allowShortTags"];
 
@@ -280,6 +309,21 @@ export function resolveTagLength(algorithm: MacAlgorithm, options: MacOptions): 
 
 // --- the one implementation of the contract ------------------------------------------------------
 
+/** Checks a batch: an array whose every entry is bytes (BAD_INPUT naming the first that is not). */
+function checkBatch(items: unknown, name: string): asserts items is readonly Bytes[] {
+  if (!Array.isArray(items)) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      `${name} must be an array of Uint8Array; got ${describeType(items)}.`,
+    );
+  }
+  for (let i = 0; i < items.length; i++) {
+    // The name is built only for a refusal: a template string per entry costs more than its check.
+    const item = items[i];
+    if (!(item instanceof Uint8Array) || item.length === 0) assertBytes(item, `${name}[${i}]`);
+  }
+}
+
 function destroyedError(name: string): KeyedError {
   return new KeyedError("DESTROYED", `this ${name} key was destroyed; create a new Mac to go on.`);
 }
@@ -303,8 +347,13 @@ export class PreparedMac implements Mac {
   private readonly nonceLength: number;
   /** Bytes of authenticator after the nonce: the resolved `tagLength` option. */
   private readonly authLength: number;
-  /** Full kernel output before truncation; wiped after each use. */
-  private readonly scratch: Uint8Array;
+  /**
+   * Full kernel output before truncation, made on first need (a one-shot full-length tag never
+   * needs it); wiped after each use.
+   */
+  private scratchBytes: Uint8Array | undefined;
+  /** Full kernel outputs of a batch (tagMany, verifyMany), made on first need; wiped after each. */
+  private batch: Uint8Array | undefined;
   private readonly nonce: Uint8Array;
   /** Tags made with a random nonce so far, against `nonceLimit` (Infinity when none). */
   private nonceUses = 0;
@@ -326,13 +375,17 @@ export class PreparedMac implements Mac {
     this.nonceLength = algorithm.nonceLength ?? 0;
     this.tagLength = this.nonceLength + this.authLength;
     const outputLength = algorithm.tag.variableOutput ? this.authLength : algorithm.tag.full;
-    const own = copyBytes(key);
-    try {
-      this.kernel = algorithm.createKernel(own, outputLength, checked);
-    } finally {
-      own.fill(0);
+    if (algorithm.copiesKey === true) {
+      // The kernel copies or derives what it keeps, and keeps no reference to `key`.
+      this.kernel = algorithm.createKernel(key, outputLength, checked);
+    } else {
+      const own = copyBytes(key);
+      try {
+        this.kernel = algorithm.createKernel(own, outputLength, checked);
+      } finally {
+        own.fill(0);
+      }
     }
-    this.scratch = new Uint8Array(this.kernel.outputLength);
     this.nonce = this.nonceLength === 0 ? NO_NONCE : new Uint8Array(this.nonceLength);
     this.nonceLimit = algorithm.nonceLimit?.invocations ?? Number.POSITIVE_INFINITY;
     this.nonceBasis = algorithm.nonceLimit?.basis ?? "";
@@ -342,6 +395,11 @@ export class PreparedMac implements Mac {
       this.authLength < algorithm.tag.safeMinimum && !checked.allowShortTags
         ? algorithm.tag.basis
         : undefined;
+  }
+
+  /** The kernel-output scratch (see scratchBytes). */
+  private get scratch(): Uint8Array {
+    return (this.scratchBytes ??= new Uint8Array(this.kernel.outputLength));
   }
 
   /** Tags shorter than the safe minimum may be made (hash tables) but not checked without the flag. */
@@ -354,15 +412,21 @@ export class PreparedMac implements Mac {
     }
   }
 
-  /** Every use starts here: DESTROYED, then KEY_REUSED for a one-time key used before. */
-  private begin(): void {
+  /**
+   * Every use starts here: DESTROYED, then KEY_REUSED for a one-time key used before (or asked
+   * for `messages` > 1 at once; a batch of none is no use).
+   */
+  private begin(messages = 1): void {
     if (this.destroyed) throw destroyedError(this.algorithm);
-    if (this.oneTime) {
-      if (this.used) {
+    if (this.oneTime && messages > 0) {
+      if (this.used || messages > 1) {
         throw new KeyedError(
           "KEY_REUSED",
-          `a ${this.algorithm} key authenticates one message only, and this one was already used: ` +
-            "derive a fresh one-time key per message (as ChaCha20-Poly1305 does).",
+          this.used
+            ? `a ${this.algorithm} key authenticates one message only, and this one was already used: ` +
+                "derive a fresh one-time key per message (as ChaCha20-Poly1305 does)."
+            : `a ${this.algorithm} key authenticates one message only; a batch of ${messages} ` +
+                "would use it for each: derive a fresh one-time key per message.",
         );
       }
       this.used = true;
@@ -398,6 +462,107 @@ export class PreparedMac implements Mac {
     return this.compareAndWipe(tag);
   }
 
+  tagMany(messages: readonly Bytes[], out?: Bytes): Bytes {
+    checkBatch(messages, "messages");
+    const n = messages.length;
+    const tagLength = this.tagLength;
+    if (out !== undefined) {
+      assertBytes(out, "out");
+      if (out.length !== n * tagLength) {
+        throw new KeyedError(
+          "BAD_INPUT",
+          `out must be exactly messages.length × tagLength (${n} × ${tagLength} = ${n * tagLength}) bytes; got ${out.length}.`,
+        );
+      }
+    }
+    this.begin(n);
+    // All or nothing: a batch that would pass the nonce limit makes no tag.
+    if (this.nonceLength > 0 && this.nonceUses + n > this.nonceLimit) this.countNonce(n);
+    if (out === undefined) out = new Uint8Array(n * tagLength);
+    const kernel = this.kernel;
+    if (this.nonceLength > 0) {
+      // Every message's nonce drawn now, in one call to the random source (each is drawn at the
+      // moment of use all the same: within this call, never ahead of it).
+      const nonceLength = this.nonceLength;
+      const nonces = fillNonce(new Uint8Array(n * nonceLength));
+      const nonce = this.nonce;
+      for (let i = 0; i < n; i++) {
+        this.countNonce();
+        for (let j = 0; j < nonceLength; j++) {
+          const byte = nonces[i * nonceLength + j];
+          nonce[j] = byte;
+          out[i * tagLength + j] = byte;
+        }
+        kernel.compute(messages[i], this.scratch, nonce);
+        this.truncateInto(out, i * tagLength);
+      }
+      nonces.fill(0);
+    } else if (kernel.computeMany !== undefined && n > 1) {
+      if (kernel.outputLength === tagLength) {
+        kernel.computeMany(messages, out);
+      } else {
+        const full = this.batchScratch(n);
+        kernel.computeMany(messages, full);
+        const outputLength = kernel.outputLength;
+        for (let i = 0; i < n; i++)
+          for (let j = 0; j < tagLength; j++) out[i * tagLength + j] = full[i * outputLength + j];
+        full.fill(0);
+      }
+    } else {
+      for (let i = 0; i < n; i++) {
+        kernel.compute(messages[i], this.scratch);
+        this.truncateInto(out, i * tagLength);
+      }
+    }
+    return out;
+  }
+
+  verifyMany(messages: readonly Bytes[], tags: readonly Bytes[]): boolean[] {
+    checkBatch(messages, "messages");
+    checkBatch(tags, "tags");
+    const n = messages.length;
+    if (tags.length !== n) {
+      throw new KeyedError(
+        "BAD_INPUT",
+        `tags must hold one tag per message: ${n} messages, ${tags.length} tags.`,
+      );
+    }
+    this.checkVerifiable();
+    this.begin(n);
+    const results = new Array<boolean>(n);
+    const kernel = this.kernel;
+    if (this.nonceLength === 0 && kernel.computeMany !== undefined && n > 1) {
+      // Every expected tag is computed first, whatever the candidates' lengths (as verify does).
+      const full = this.batchScratch(n);
+      kernel.computeMany(messages, full);
+      const outputLength = kernel.outputLength;
+      for (let i = 0; i < n; i++) {
+        const tag = tags[i];
+        results[i] = equalPrefix(full, this.authLength, tag, this.nonceLength, i * outputLength);
+      }
+      // Computed tags that did not match are forgeries for their messages: wipe them all.
+      full.fill(0);
+      return results;
+    }
+    for (let i = 0; i < n; i++) {
+      kernel.compute(messages[i], this.scratch, this.readNonce(tags[i]));
+      results[i] = this.compareAndWipe(tags[i]);
+    }
+    return results;
+  }
+
+  /**
+   * Room for `n` full kernel outputs, kept for the next batch of that size or less; the caller
+   * wipes what it used. Batches of up to 64 reuse it; longer ones get their own.
+   */
+  private batchScratch(n: number): Uint8Array {
+    const length = n * this.kernel.outputLength;
+    if (n > BATCH_SCRATCH_MESSAGES) return new Uint8Array(length);
+    if (this.batch === undefined)
+      this.batch = new Uint8Array(BATCH_SCRATCH_MESSAGES * this.kernel.outputLength);
+    return this.batch.subarray(0, length);
+  }
+
   tagFields(purpose: string, fields: readonly Field[], out?: Bytes): Bytes {
     return this.tag(this.encode(purpose, fields), out);
   }
@@ -427,7 +592,8 @@ export class PreparedMac implements Mac {
     if (this.destroyed) return;
     this.destroyed = true;
     this.kernel.wipe();
-    this.scratch.fill(0);
+    this.scratchBytes?.fill(0);
+    this.batch?.fill(0);
   }
 
   /** @internal */
@@ -444,13 +610,16 @@ export class PreparedMac implements Mac {
     this.nonceUses = count;
   }
 
-  /** Counts one random-nonce tag against the limit; NONCE_LIMIT past it. */
-  private countNonce(): void {
-    if (this.nonceUses >= this.nonceLimit) {
+  /** Counts one random-nonce tag against the limit; NONCE_LIMIT past it (or past `asking` more). */
+  private countNonce(asking = 1): void {
+    if (this.nonceUses + asking > this.nonceLimit) {
       throw new KeyedError(
         "NONCE_LIMIT",
-        `this ${this.algorithm} key has made ${this.nonceUses} tags with random nonces, the most ` +
-          `${this.nonceBasis} allows; a repeated nonce would become too likely. Use a new key.`,
+        asking === 1
+          ? `this ${this.algorithm} key has made ${this.nonceUses} tags with random nonces, the most ` +
+              `${this.nonceBasis} allows; a repeated nonce would become too likely. Use a new key.`
+          : `this ${this.algorithm} key has made ${this.nonceUses} tags with random nonces; ${asking} ` +
+              `more would pass the ${this.nonceLimit} that ${this.nonceBasis} allows. Use a new key.`,
       );
     }
     this.nonceUses++;
@@ -460,10 +629,10 @@ export class PreparedMac implements Mac {
    * Counts a tag (countNonce), then writes a fresh random nonce to the front of `out`, drawn now
    * (never ahead: a cloned or snapshotted process must not repeat them).
    */
-  private drawNonce(out: Bytes): void {
+  private drawNonce(out: Bytes, offset = 0): void {
     this.countNonce();
     const nonce = fillNonce(this.nonce);
-    for (let i = 0; i < nonce.length; i++) out[i] = nonce[i];
+    for (let i = 0; i < nonce.length; i++) out[offset + i] = nonce[i];
   }
 
   /** The nonce at the front of a candidate tag (zeros where it is too short: it will fail). */
@@ -475,10 +644,10 @@ export class PreparedMac implements Mac {
     return nonce;
   }
 
-  /** Copies the leftmost `authLength` bytes of the kernel output to `out` after the nonce. */
-  private truncateInto(out: Bytes): void {
+  /** Copies the leftmost `authLength` bytes of the kernel output to out[offset ..] after the nonce. */
+  private truncateInto(out: Bytes, offset = 0): void {
     const scratch = this.scratch;
-    const n = this.nonceLength;
+    const n = offset + this.nonceLength;
     for (let i = 0; i < this.authLength; i++) out[n + i] = scratch[i];
     scratch.fill(0);
   }

@@ -13,6 +13,11 @@ export function fillRandom(out: Bytes): Bytes {
       "no secure random source: globalThis.crypto.getRandomValues is missing in this runtime.",
     );
   }
+  // One call, and no view, for what fits one (every nonce and key).
+  if (out.length <= MAX_CHUNK) {
+    webcrypto.getRandomValues(out);
+    return out;
+  }
   for (let offset = 0; offset < out.length; offset += MAX_CHUNK) {
     webcrypto.getRandomValues(out.subarray(offset, Math.min(out.length, offset + MAX_CHUNK)));
   }

@@ -10,7 +10,13 @@
 import type { Bytes } from "../core/bytes.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 } from "./wasm/generated/blake3.js";
-import { type KernelExports, kernelLoader, type WasmKernels, wrappedLoader } from "./wasm.js";
+import {
+  type KernelExports,
+  kernelLoader,
+  moveWordsOut,
+  type WasmKernels,
+  wrappedLoader,
+} from "./wasm.js";
 
 export interface Blake3Exports extends KernelExports {
   OUT_CAPACITY: WebAssembly.Global;
@@ -124,15 +130,8 @@ export class WasmBlake3 {
     const memory = this.bytes();
     const words = this.words;
     const from = this.out;
-    let i = 0;
-    for (let w = from >> 2; i + 4 <= length; i += 4, w++) {
-      const word = words[w];
-      words[w] = 0;
-      out[offset + i] = word;
-      out[offset + i + 1] = word >>> 8;
-      out[offset + i + 2] = word >>> 16;
-      out[offset + i + 3] = word >>> 24;
-    }
+    let i = length & ~3;
+    moveWordsOut(words, from, out, offset, i);
     for (; i < length; i++) {
       out[offset + i] = memory[from + i];
       memory[from + i] = 0;

@@ -22,56 +22,32 @@ import {
   keyWords,
 } from "../hash/blake3.js";
 
-/**
- * A keyed_hash key. The WebAssembly kernel serves wherever it loads (it is faster than the
- * TypeScript one at every length): the first message through the module's transient state, so a
- * one-shot `mac(…).tag(…)` sets up no slot, and later ones through this key's own slot.
- */
-class Blake3Kernel implements MacKernel {
-  readonly outputLength: number;
-  private readonly key: Int32Array;
-  /** The TypeScript kernel's state, made on first need where WebAssembly is unavailable. */
-  private js: Blake3 | undefined;
-  /** The module and this key's slot in it, from the second message on. */
-  private wasm: WasmBlake3 | undefined;
-  private slot = 0;
-  private messages = 0;
+/** BLAKE3 keyed_hash under one key on one backend. */
+interface Blake3Core {
+  compute(message: Bytes, out: Bytes): void;
+  start(): MacKernelState;
+  wipe(): void;
+}
 
-  constructor(key: Uint8Array, outputLength: number) {
+/** The TypeScript kernel: one reusable hasher under the key words. */
+class JsBlake3Mac implements Blake3Core {
+  private readonly key: Int32Array;
+  private readonly outputLength: number;
+  /** The work state, made on first need. */
+  private work: Blake3 | undefined;
+
+  constructor(key: Int32Array, outputLength: number) {
+    this.key = key;
     this.outputLength = outputLength;
-    this.key = keyWords(key);
   }
 
   compute(message: Bytes, out: Bytes): void {
-    const prepared = this.wasm;
-    if (prepared !== undefined) {
-      prepared.hashInto(this.slot, message, out, this.outputLength);
-      return;
-    }
-    const wasm = wasmBlake3();
-    if (wasm === undefined) {
-      const work = (this.js ??= new Blake3(this.key, KEYED_HASH)).reset();
-      work.absorb(message, 0, message.length);
-      work.finishInto(out, 0, this.outputLength);
-    } else if (
-      this.messages++ === 0 ||
-      (this.slot = wasm.allocate(this, this.key, KEYED_HASH)) === 0
-    ) {
-      // The first message, or every message once the module's slots are all taken.
-      wasm.oneShotInto(this.key, KEYED_HASH, message, out, this.outputLength);
-    } else {
-      this.wasm = wasm;
-      wasm.hashInto(this.slot, message, out, this.outputLength);
-    }
+    const work = (this.work ??= new Blake3(this.key, KEYED_HASH)).reset();
+    work.absorb(message, 0, message.length);
+    work.finishInto(out, 0, this.outputLength);
   }
 
   start(): MacKernelState {
-    const wasm = wasmBlake3();
-    if (wasm !== undefined) {
-      const stream = new WasmBlake3Stream(wasm, this.key, this.outputLength);
-      // Every slot taken (MAX_LIVE_SLOTS): the TypeScript kernel serves this stream.
-      if (stream.slot !== 0) return stream;
-    }
     const state = new Blake3(this.key, KEYED_HASH);
     return {
       update: (chunk) => state.absorb(chunk, 0, chunk.length),
@@ -82,9 +58,94 @@ class Blake3Kernel implements MacKernel {
 
   wipe(): void {
     this.key.fill(0);
-    this.js?.wipe();
-    this.wasm?.release(this.slot, this);
-    this.wasm = undefined;
+    this.work?.wipe();
+  }
+}
+
+redactKeyMaterial(JsBlake3Mac);
+
+/**
+ * The WebAssembly kernel (engine/wasm-blake3.ts), faster than the TypeScript one at every length:
+ * the first message through the module's transient state, so a one-shot `mac(…).tag(…)` sets up
+ * no slot, and later ones through this key's own slot (or the transient state again when every
+ * slot is taken, MAX_LIVE_SLOTS).
+ */
+class WasmBlake3Mac implements Blake3Core {
+  private readonly wasm: WasmBlake3;
+  private readonly key: Int32Array;
+  private readonly outputLength: number;
+  /** This key's slot, from the second message on (0: none). */
+  private slot = 0;
+  private messages = 0;
+  /** The TypeScript kernel, for streams when every slot is taken. */
+  private readonly js: JsBlake3Mac;
+
+  constructor(wasm: WasmBlake3, key: Int32Array, outputLength: number) {
+    this.wasm = wasm;
+    this.key = key;
+    this.outputLength = outputLength;
+    this.js = new JsBlake3Mac(key, outputLength);
+  }
+
+  compute(message: Bytes, out: Bytes): void {
+    const wasm = this.wasm;
+    if (this.slot !== 0) {
+      wasm.hashInto(this.slot, message, out, this.outputLength);
+    } else if (
+      this.messages++ === 0 ||
+      (this.slot = wasm.allocate(this, this.key, KEYED_HASH)) === 0
+    ) {
+      // The first message, or every message once the module's slots are all taken.
+      wasm.oneShotInto(this.key, KEYED_HASH, message, out, this.outputLength);
+    } else {
+      wasm.hashInto(this.slot, message, out, this.outputLength);
+    }
+  }
+
+  start(): MacKernelState {
+    const stream = new WasmBlake3Stream(this.wasm, this.key, this.outputLength);
+    // Every slot taken (MAX_LIVE_SLOTS): the TypeScript kernel serves this stream.
+    return stream.slot !== 0 ? stream : this.js.start();
+  }
+
+  wipe(): void {
+    this.js.wipe();
+    if (this.slot !== 0) this.wasm.release(this.slot, this);
+    this.slot = 0;
+  }
+}
+
+redactKeyMaterial(WasmBlake3Mac);
+
+/**
+ * A keyed_hash key. The backend is chosen once, here: the WebAssembly kernel where the module has
+ * loaded, else the TypeScript one. (On Chrome's main thread the 12.7 KB module compiles in the
+ * background; keys made before it is ready keep the TypeScript kernel.)
+ */
+class Blake3Kernel implements MacKernel {
+  readonly outputLength: number;
+  private readonly core: Blake3Core;
+
+  constructor(key: Uint8Array, outputLength: number) {
+    this.outputLength = outputLength;
+    const words = keyWords(key);
+    const wasm = wasmBlake3();
+    this.core =
+      wasm === undefined
+        ? new JsBlake3Mac(words, outputLength)
+        : new WasmBlake3Mac(wasm, words, outputLength);
+  }
+
+  compute(message: Bytes, out: Bytes): void {
+    this.core.compute(message, out);
+  }
+
+  start(): MacKernelState {
+    return this.core.start();
+  }
+
+  wipe(): void {
+    this.core.wipe();
   }
 }
 
@@ -135,6 +196,8 @@ export const BLAKE3_ALGORITHM: MacAlgorithm = {
     variableOutput: true,
     basis: "RFC 2104 section 5: at least 80 bits",
   },
+  // The kernel copies or derives what it keeps (see MacAlgorithm.copiesKey).
+  copiesKey: true,
   createKernel: (key, outputLength) => new Blake3Kernel(key, outputLength),
 };
 

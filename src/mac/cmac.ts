@@ -428,6 +428,8 @@ function cmacAlgorithm(name: CmacName, keyLength: number): MacAlgorithm {
       maximum: 16,
       basis: "SP 800-38B 5.5 and appendix A: at least 64 bits",
     },
+    // The kernel copies or derives what it keeps (see MacAlgorithm.copiesKey).
+    copiesKey: true,
     createKernel: (key) => new CmacKernel(key),
   };
 }

@@ -381,6 +381,8 @@ function gmacAlgorithm(name: GmacName, keyLength: number): MacAlgorithm {
       allowed: [4, 8, 12, 13, 14, 15, 16],
       basis: "SP 800-38D 5.2.1.2: 96 to 128 bits; 64 and 32 only with allowShortTags",
     },
+    // The kernel copies or derives what it keeps (see MacAlgorithm.copiesKey).
+    copiesKey: true,
     createKernel: (key) => new GmacKernel(key),
   };
 }

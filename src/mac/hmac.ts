@@ -19,99 +19,57 @@ import {
   PreparedMac,
 } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
-import { copyOut, hybridState } from "../engine/hybrid.js";
-import {
-  FORCED_BACKEND,
-  LazyNativeKey,
-  type NativeCrypto,
-  nativeCrypto,
-} from "../engine/native.js";
+import { copyOut, hybridState, type NativeSink } from "../engine/hybrid.js";
+import { LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
 import { hmacFamily, type NativeFamily, useNative } from "../engine/select.js";
-import { type WasmHmac, wasmHmac } from "../engine/wasm.js";
+import {
+  type HmacCompression,
+  type HmacPadSource,
+  hmacCompression,
+  loadWasmHmac,
+  type WasmHmac,
+  WasmHmacKey,
+} from "../engine/wasm-hmac.js";
 import type { HashFunction, HashState } from "../hash/hash.js";
 import { HASH_FUNCTIONS, type HashName } from "../hash/index.js";
 import type { MerkleDamgard } from "../hash/md.js";
 
 const IPAD = 0x36;
-
-/** Which WebAssembly HMAC kernel serves a hash: 1 SHA-1, 2 SHA-256/224, 5 SHA-512 family. */
-const WASM_KIND: Record<string, number> = {
-  sha1: 1,
-  sha224: 2,
-  sha256: 2,
-  sha384: 5,
-  sha512: 5,
-  "sha512-224": 5,
-  "sha512-256": 5,
-};
 const OPAD = 0x5c;
 
-/** HMAC under one prepared key, without policy (HKDF and the protocol KDFs build on it). */
-export class HmacKernel implements MacKernel {
-  readonly outputLength: number;
-  private readonly hash: HashFunction;
-  /** node:crypto's copy of the key, for long inputs (see engine/select.ts); absent in browsers. */
-  private readonly nativeKey: LazyNativeKey;
-  private readonly family: NativeFamily;
-  /** The WebAssembly kernels and this key's slot in their memory, for inputs below the crossover. */
-  private wasm: WasmHmac | undefined;
-  private slot = 0;
-  /** Set when the module had no free slot (MAX_LIVE_SLOTS): the TypeScript kernel serves. */
-  private slotless = false;
-  private readonly wasmKind: number;
-  /** The hash states after the pad blocks, made on first need (see `prepared`). */
-  private states: PreparedStates | undefined;
-  /** The padded-key blocks and the inner digest's buffer, made on first need (see `pads`). */
-  private padded: PaddedKey | undefined;
+/**
+ * What every backend derives its state from, made on first need: the key until the pad blocks
+ * exist, K⊕ipad and K⊕opad (node:crypto's one-shot hashes start from them), and the hash states
+ * after them (the TypeScript kernel's, and the chaining values the WebAssembly slots hold). A
+ * one-shot tag on node:crypto makes none of it.
+ */
+class HmacKey implements HmacPadSource {
+  readonly hash: HashFunction;
   /** The key until the pad blocks are made from it. */
   private key: Uint8Array | undefined;
-  /** Messages tagged so far (the first one takes the cheapest path to a single tag). */
-  private uses = 0;
+  /** The padded-key blocks and the inner digest's buffer (see `pads`). */
+  private padded: PaddedKey | undefined;
+  /** The hash states after the pad blocks (see `states`). */
+  private prepared: PreparedStates | undefined;
+  /** One tag's room for tagJsAt, made on first need and wiped after each use. */
+  private tag: Uint8Array | undefined;
 
   constructor(hash: HashFunction, key: Bytes) {
     this.hash = hash;
-    this.outputLength = hash.outputLength;
-    this.family = hmacFamily(hash.name);
-    // node:crypto refuses empty keys; HMAC's zero padding makes them equal to a zero block anyway.
-    this.nativeKey = new LazyNativeKey(key, hash.name);
-    // Nothing is derived yet: a one-shot `mac(…).tag(…)` on node:crypto never needs it.
     this.key = copyBytes(key);
-    this.wasmKind = WASM_KIND[hash.name] ?? 0;
   }
 
-  /**
-   * The WebAssembly kernels with this key loaded, from the second short message on: a one-shot
-   * `mac(…).tag(…)` is cheaper without setting up a key slot (on Node it goes to node:crypto).
-   */
-  private wasmReady(): WasmHmac | undefined {
-    if (this.wasm !== undefined || this.wasmKind === 0 || this.slotless) return this.wasm;
-    if (this.uses <= 1 && FORCED_BACKEND !== "wasm") return undefined;
-    const wasm = wasmHmac();
-    if (wasm === undefined) return undefined;
-    const slot = wasm.allocate(this);
-    if (slot === 0) {
-      this.slotless = true;
-      return undefined;
-    }
-    this.loadSlot(wasm, slot);
-    this.wasm = wasm;
-    return wasm;
-  }
-
-  /**
-   * The inner and outer hash states after K⊕ipad and K⊕opad (RFC 2104 section 2), absorbed on
-   * first need: a one-shot tag on node:crypto never pays for them.
-   */
   /**
    * K⊕ipad, K⊕opad (with room for the inner digest after it) and the inner digest's buffer, in
    * one backing store: typed arrays over 64 bytes live off the V8 heap, and each costs about as
    * much to allocate as a short tag takes to compute. The key copy is wiped once they exist.
    */
-  private pads(): PaddedKey {
+  pads(): PaddedKey {
     if (this.padded === undefined) {
       const blockLength = this.hash.blockLength;
-      const digestLength = this.outputLength;
+      const digestLength = this.hash.outputLength;
       const bytes = new Uint8Array(2 * blockLength + 2 * digestLength);
+      const both = bytes.subarray(0, 2 * blockLength);
       const inner = bytes.subarray(0, blockLength);
       const outer = bytes.subarray(blockLength, 2 * blockLength + digestLength);
       const innerDigest = bytes.subarray(2 * blockLength + digestLength);
@@ -131,13 +89,14 @@ export class HmacKernel implements MacKernel {
       innerDigest.fill(0);
       key.fill(0);
       this.key = undefined;
-      this.padded = { inner, outer, innerDigest };
+      this.padded = { both, inner, outer, innerDigest };
     }
     return this.padded;
   }
 
-  private prepared(): PreparedStates {
-    if (this.states === undefined) {
+  /** The inner and outer hash states after K⊕ipad and K⊕opad (RFC 2104 section 2). */
+  states(): PreparedStates {
+    if (this.prepared === undefined) {
       const { hash } = this;
       const padBlocks = this.pads();
       const inner = hash.create().update(padBlocks.inner);
@@ -145,113 +104,39 @@ export class HmacKernel implements MacKernel {
       const work = hash.create();
       // The shared message schedule last held the padded key: clear it.
       work.wipe();
-      this.states = { inner, outer, work };
+      this.prepared = { inner, outer, work };
     }
-    return this.states;
+    return this.prepared;
   }
 
-  /**
-   * Copies the two prepared chaining values into a key slot: 32-bit words for SHA-1/SHA-256,
-   * 64-bit little-endian lanes for SHA-512 (keyed's words are high, low pairs). WebAssembly memory
-   * is little-endian, as are the platforms Node and browsers run on.
-   */
-  private loadSlot(wasm: WasmHmac, slot: number): void {
-    this.slot = slot;
-    const words = new Int32Array(wasm.bytes().buffer, this.slot, 32);
-    const states = this.prepared();
-    const inner = (states.inner as MerkleDamgard).chainingValue();
-    const outer = (states.outer as MerkleDamgard).chainingValue();
-    if (this.wasmKind === 5) {
-      for (let i = 0; i < 16; i += 2) {
-        words[i] = inner[i + 1];
-        words[i + 1] = inner[i];
-        words[16 + i] = outer[i + 1];
-        words[16 + i + 1] = outer[i];
-      }
-    } else {
-      for (let i = 0; i < inner.length; i++) {
-        words[i] = inner[i];
-        words[8 + i] = outer[i];
-      }
-    }
-  }
-
-  compute(message: Bytes, out: Bytes): void {
-    // A key's first message goes to node:crypto whatever its length: for a one-shot
-    // `mac(…).tag(…)` that is cheaper than absorbing the pad blocks here first.
-    const first = this.uses++ === 0;
-    if (this.nativeKey.available && (first || useNative(this.family, message.length))) {
-      if (!first && nativeCrypto?.hash !== undefined && message.length <= ONE_SHOT_HASH_LIMIT) {
-        this.nativeTag(this.pads(), message, out);
-        return;
-      }
-      const native = nativeCrypto as NativeCrypto;
-      copyOut(
-        native.createHmac(this.hash.name, this.nativeKey.get()).update(message).digest(),
-        out,
-        this.outputLength,
-      );
-      return;
-    }
-    const wasm = this.wasmReady();
-    if (wasm !== undefined && message.length <= wasm.msgCapacity) {
-      const memory = wasm.bytes();
-      memory.set(message, wasm.msg);
-      const exports = wasm.exports;
-      if (this.wasmKind === 1) exports.hmac_sha1(this.slot, message.length);
-      else if (this.wasmKind === 2)
-        exports.hmac_sha256(this.slot, message.length, this.outputLength);
-      else exports.hmac_sha512(this.slot, message.length, this.outputLength);
-      wasm.takeOut(out, this.outputLength, message.length);
-      return;
-    }
-    const states = this.prepared();
+  /** HMAC on the TypeScript hash: copy the inner state, absorb, run the outer hash. */
+  tagJs(message: Bytes, out: Bytes): void {
+    const states = this.states();
     const work = states.inner.copyTo(states.work);
     work.update(message);
     this.finishInto(work, out);
   }
 
-  /**
-   * HMAC as two calls of node:crypto's one-shot hash over (K⊕ipad ‖ m) and (K⊕opad ‖ inner),
-   * RFC 2104 section 2 read literally: no Hmac object and no KeyObject lookup per call (measured
-   * 0–25% faster than createHmac up to tens of KiB). The message is copied after the pad block in
-   * a shared scratch buffer, and the inner digest after the opad block; both are wiped after.
-   */
-  private nativeTag(blocks: NativePadBlocks, message: Bytes, out: Bytes): void {
-    const hashOnce = (nativeCrypto as Required<NativeCrypto>).hash;
-    const blockLength = this.hash.blockLength;
-    const used = blockLength + message.length;
-    if (scratch.length < used) scratch = new Uint8Array(Math.max(used, 2 * scratch.length));
-    scratch.set(blocks.inner);
-    scratch.set(message, blockLength);
-    const inner = hashOnce(this.hash.name, scratch.subarray(0, used), "buffer");
-    scratch.fill(0, 0, used);
-    const outer = blocks.outer;
-    outer.set(inner, blockLength);
-    inner.fill(0);
-    const tag = hashOnce(this.hash.name, outer, "buffer");
-    outer.fill(0, blockLength);
-    copyOut(tag, out, this.outputLength);
+  /** tagJs, the tag written to out[index × outputLength ..). */
+  tagJsAt(message: Bytes, out: Bytes, index: number): void {
+    const tag = (this.tag ??= new Uint8Array(this.hash.outputLength));
+    this.tagJs(message, tag);
+    const length = this.hash.outputLength;
+    for (let j = 0; j < length; j++) out[index * length + j] = tag[j];
+    tag.fill(0);
   }
 
-  start(): MacKernelState {
-    const nativeKey = this.nativeKey;
-    const startNative = !nativeKey.available
-      ? undefined
-      : () => {
-          const h = (nativeCrypto as NativeCrypto).createHmac(this.hash.name, nativeKey.get());
-          return {
-            update: (chunk: Bytes) => {
-              h.update(chunk);
-            },
-            finish: (out: Bytes) => copyOut(h.digest(), out, this.outputLength),
-          };
-        };
-    return hybridState(this.family, startNative, () => this.startJs());
+  /** Completes the inner hash held in `work` and runs the outer one into `out`. */
+  finishInto(work: HashState, out: Bytes): void {
+    const innerDigest = this.pads().innerDigest;
+    work.digestInto(innerDigest);
+    this.states().outer.copyTo(work).update(innerDigest).digestInto(out);
+    innerDigest.fill(0);
   }
 
-  private startJs(): MacKernelState {
-    const state = this.prepared().inner.copyTo(this.hash.create());
+  /** A stream on the TypeScript hash, from a copy of the inner state. */
+  startStream(): MacKernelState {
+    const state = this.states().inner.copyTo(this.hash.create());
     return {
       update: (chunk) => {
         state.update(chunk);
@@ -261,32 +146,24 @@ export class HmacKernel implements MacKernel {
     };
   }
 
-  /** Completes the inner hash held in `work` and runs the outer one into `out`. */
-  private finishInto(work: HashState, out: Bytes): void {
-    const innerDigest = this.pads().innerDigest;
-    work.digestInto(innerDigest);
-    (this.states as PreparedStates).outer.copyTo(work).update(innerDigest).digestInto(out);
-    innerDigest.fill(0);
-  }
-
   wipe(): void {
-    this.nativeKey.wipe();
-    if (this.wasm !== undefined) this.wasm.release(this.slot, this);
-    this.wasm = undefined;
-    this.states?.inner.wipe();
-    this.states?.outer.wipe();
-    this.states?.work.wipe();
     this.key?.fill(0);
     this.key = undefined;
     this.padded?.inner.fill(0);
     this.padded?.outer.fill(0);
     this.padded?.innerDigest.fill(0);
+    this.prepared?.inner.wipe();
+    this.prepared?.outer.wipe();
+    this.prepared?.work.wipe();
+    this.tag?.fill(0);
   }
 }
 
-redactKeyMaterial(HmacKernel);
+redactKeyMaterial(HmacKey);
 
 interface PaddedKey extends NativePadBlocks {
+  /** K⊕ipad ‖ K⊕opad, for a WebAssembly key slot's set-up. */
+  both: Uint8Array;
   innerDigest: Uint8Array;
 }
 
@@ -297,7 +174,7 @@ interface PreparedStates {
 }
 
 /**
- * K⊕ipad, and K⊕opad with room for the inner digest after it: the two inputs of nativeTag's
+ * K⊕ipad, and K⊕opad with room for the inner digest after it: the two inputs of NativeHmac's
  * hashes, kept whole so that no subarray is made per call for them.
  */
 interface NativePadBlocks {
@@ -305,10 +182,287 @@ interface NativePadBlocks {
   outer: Uint8Array;
 }
 
-/** Up to this length, node:crypto's HMAC runs as two one-shot hashes (see nativeTag). */
+/** HMAC under one key on one backend. */
+interface HmacCore {
+  /** `first`: the key's first message (which may be its only one). */
+  compute(message: Bytes, out: Bytes, first: boolean): void;
+  /** messages[i] for each i in `indices`, tag i to out[i × outputLength ..) (never a first message). */
+  computeMany(messages: readonly Bytes[], indices: readonly number[], out: Bytes): void;
+  wipe(): void;
+}
+
+/** The TypeScript kernel: a tag copies the inner state, absorbs, and runs the outer hash. */
+class JsHmac implements HmacCore {
+  private readonly key: HmacKey;
+
+  constructor(key: HmacKey) {
+    this.key = key;
+  }
+
+  compute(message: Bytes, out: Bytes): void {
+    this.key.tagJs(message, out);
+  }
+
+  computeMany(messages: readonly Bytes[], indices: readonly number[], out: Bytes): void {
+    for (const i of indices) this.key.tagJsAt(messages[i], out, i);
+  }
+
+  wipe(): void {
+    this.key.wipe();
+  }
+}
+
+redactKeyMaterial(JsHmac);
+
+/**
+ * The WebAssembly kernel (engine/wasm-hmac.ts): the prepared chaining values in a key slot, the
+ * whole tag in one call. Messages past the module's input area go to the TypeScript hash, as do
+ * all messages while the module still compiles in the background (Chrome's main thread refuses
+ * synchronous compiles of modules over 4 KiB; see engine/wasm.ts).
+ */
+class WasmHmacCore implements HmacCore {
+  private slot: WasmHmacKey | undefined;
+  private readonly key: HmacKey;
+  private readonly compression: HmacCompression;
+
+  constructor(wasm: WasmHmac | undefined, key: HmacKey, compression: HmacCompression) {
+    this.key = key;
+    this.compression = compression;
+    if (wasm !== undefined) this.slot = this.keyIn(wasm);
+  }
+
+  private keyIn(wasm: WasmHmac): WasmHmacKey {
+    const hash = this.key.hash;
+    return new WasmHmacKey(wasm, this.compression, hash.outputLength, initialValue(hash), this.key);
+  }
+
+  /** The module, once loaded (asked again only while it compiles in the background). */
+  private ready(): WasmHmacKey | undefined {
+    if (this.slot === undefined) {
+      const wasm = loadWasmHmac();
+      if (wasm !== undefined) this.slot = this.keyIn(wasm);
+    }
+    return this.slot;
+  }
+
+  compute(message: Bytes, out: Bytes, first: boolean): void {
+    const slot = this.slot ?? this.ready();
+    if (slot !== undefined && message.length <= slot.msgCapacity) slot.compute(message, out, first);
+    else this.key.tagJs(message, out);
+  }
+
+  computeMany(messages: readonly Bytes[], indices: readonly number[], out: Bytes): void {
+    const slot = this.slot ?? this.ready();
+    if (slot === undefined) {
+      for (const i of indices) this.key.tagJsAt(messages[i], out, i);
+      return;
+    }
+    const capacity = slot.msgCapacity;
+    let fits: number[] | undefined;
+    for (const i of indices) {
+      if (messages[i].length <= capacity) (fits ??= []).push(i);
+      else this.key.tagJsAt(messages[i], out, i);
+    }
+    if (fits !== undefined) slot.computeMany(messages, fits, out);
+  }
+
+  /** @internal The key's own slot (0 before its second message), for the memory-scan tests. */
+  get ownSlot(): number {
+    return this.slot?.ownSlot ?? 0;
+  }
+
+  wipe(): void {
+    this.slot?.wipe();
+    this.key.wipe();
+  }
+}
+
+redactKeyMaterial(WasmHmacCore);
+
+/** Each hash's initial value (FIPS 180-4 5.3), as its TypeScript state holds it, read once. */
+const INITIAL_VALUES = new Map<string, Int32Array>();
+function initialValue(hash: HashFunction): Int32Array {
+  let iv = INITIAL_VALUES.get(hash.name);
+  if (iv === undefined) {
+    iv = (hash.create() as unknown as MerkleDamgard).chainingValue().slice();
+    INITIAL_VALUES.set(hash.name, iv);
+  }
+  return iv;
+}
+
+/** Up to this length, node:crypto's HMAC runs as two one-shot hashes (see NativeHmac.hashTwice). */
 const ONE_SHOT_HASH_LIMIT = 65536;
-/** The pad block and message for nativeTag; grown on demand, wiped after every use. */
+/** The pad block and message for hashTwice; grown on demand, wiped after every use. */
 let scratch = new Uint8Array(0);
+
+/**
+ * node:crypto (engine/native.ts), for long inputs (engine/select.ts) and for a key's first
+ * message whatever its length: for a one-shot `mac(…).tag(…)` that is cheaper than absorbing the
+ * pad blocks here first.
+ */
+class NativeHmac implements HmacCore {
+  private readonly key: HmacKey;
+  private readonly name: string;
+  private readonly outputLength: number;
+  private readonly nativeKey: LazyNativeKey;
+
+  private constructor(key: HmacKey, raw: Bytes) {
+    this.key = key;
+    this.name = key.hash.name;
+    this.outputLength = key.hash.outputLength;
+    // Only where node:crypto has this hash (workerd's lacks SHA-512/224 and SHA-3).
+    this.nativeKey = new LazyNativeKey(raw, key.hash.name);
+  }
+
+  /** The native backend for this key, or undefined (no node:crypto, or an empty key it refuses). */
+  static for(key: HmacKey, raw: Bytes): NativeHmac | undefined {
+    const native = new NativeHmac(key, raw);
+    return native.nativeKey.available ? native : undefined;
+  }
+
+  compute(message: Bytes, out: Bytes, first: boolean): void {
+    if (!first && nativeCrypto?.hash !== undefined && message.length <= ONE_SHOT_HASH_LIMIT) {
+      this.hashTwice(this.key.pads(), message, out);
+      return;
+    }
+    const native = nativeCrypto as NativeCrypto;
+    copyOut(
+      native.createHmac(this.name, this.nativeKey.get()).update(message).digest(),
+      out,
+      this.outputLength,
+    );
+  }
+
+  /**
+   * HMAC as two calls of node:crypto's one-shot hash over (K⊕ipad ‖ m) and (K⊕opad ‖ inner),
+   * RFC 2104 section 2 read literally: no Hmac object and no KeyObject lookup per call (measured
+   * 0–25% faster than createHmac up to tens of KiB). The message is copied after the pad block in
+   * a shared scratch buffer, and the inner digest after the opad block; both are wiped after.
+   */
+  private hashTwice(blocks: NativePadBlocks, message: Bytes, out: Bytes): void {
+    const hashOnce = (nativeCrypto as Required<NativeCrypto>).hash;
+    const blockLength = this.key.hash.blockLength;
+    const used = blockLength + message.length;
+    if (scratch.length < used) scratch = new Uint8Array(Math.max(used, 2 * scratch.length));
+    scratch.set(blocks.inner);
+    scratch.set(message, blockLength);
+    const inner = hashOnce(this.name, scratch.subarray(0, used), "buffer");
+    scratch.fill(0, 0, used);
+    const outer = blocks.outer;
+    outer.set(inner, blockLength);
+    inner.fill(0);
+    const tag = hashOnce(this.name, outer, "buffer");
+    outer.fill(0, blockLength);
+    copyOut(tag, out, this.outputLength);
+  }
+
+  computeMany(messages: readonly Bytes[], indices: readonly number[], out: Bytes): void {
+    const length = this.outputLength;
+    const tag = new Uint8Array(length);
+    for (const i of indices) {
+      this.compute(messages[i], tag, false);
+      for (let j = 0; j < length; j++) out[i * length + j] = tag[j];
+    }
+    tag.fill(0);
+  }
+
+  /** A stream on node:crypto's Hmac object. */
+  sink(): NativeSink {
+    const h = (nativeCrypto as NativeCrypto).createHmac(this.name, this.nativeKey.get());
+    return {
+      update: (chunk: Bytes) => {
+        h.update(chunk);
+      },
+      finish: (out: Bytes) => copyOut(h.digest(), out, this.outputLength),
+    };
+  }
+
+  wipe(): void {
+    this.nativeKey.wipe();
+    this.key.wipe();
+  }
+}
+
+redactKeyMaterial(NativeHmac);
+
+/**
+ * HMAC under one prepared key, without policy (HKDF and the protocol KDFs build on it). The
+ * backends are chosen once, here: WebAssembly for the SHA-1 and SHA-2 family where it loads, else
+ * TypeScript; and beside it node:crypto, where present, for a key's first message and for
+ * messages from the crossover on (engine/select.ts).
+ */
+export class HmacKernel implements MacKernel {
+  readonly outputLength: number;
+  private readonly family: NativeFamily;
+  /** The key-derived values the backends share (the memory tests read them). */
+  private readonly material: HmacKey;
+  private readonly core: HmacCore;
+  private readonly native: NativeHmac | undefined;
+  /** Messages tagged so far (the first one takes the cheapest path to a single tag). */
+  private messages = 0;
+  /** A tag's room on node:crypto's path of a batch (made on first need, wiped after each). */
+  private tag: Uint8Array | undefined;
+
+  constructor(hash: HashFunction, key: Bytes) {
+    this.outputLength = hash.outputLength;
+    this.family = hmacFamily(hash.name);
+    // Nothing is derived yet: a one-shot `mac(…).tag(…)` on node:crypto never needs it.
+    this.material = new HmacKey(hash, key);
+    const compression = hmacCompression(hash.name);
+    const wasm = compression === undefined ? undefined : loadWasmHmac();
+    this.core =
+      compression === undefined || (wasm === undefined && !loadWasmHmac.pending)
+        ? new JsHmac(this.material)
+        : new WasmHmacCore(wasm, this.material, compression);
+    this.native = NativeHmac.for(this.material, key);
+  }
+
+  compute(message: Bytes, out: Bytes): void {
+    const first = this.messages++ === 0;
+    const native = this.native;
+    if (native !== undefined && (first || useNative(this.family, message.length)))
+      native.compute(message, out, first);
+    else this.core.compute(message, out, first);
+  }
+
+  /**
+   * Many messages under the key: those from the crossover on to node:crypto one by one, the rest
+   * through the backend's batch path (WebAssembly: SIMD lanes, several messages per call).
+   */
+  computeMany(messages: readonly Bytes[], out: Bytes): void {
+    const native = this.native;
+    const length = this.outputLength;
+    let own: number[] | undefined;
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i];
+      if (native === undefined || !useNative(this.family, message.length)) {
+        (own ??= []).push(i);
+        continue;
+      }
+      const tag = (this.tag ??= new Uint8Array(length));
+      native.compute(message, tag, false);
+      for (let j = 0; j < length; j++) out[i * length + j] = tag[j];
+      tag.fill(0);
+    }
+    if (own !== undefined) this.core.computeMany(messages, own, out);
+    this.messages += messages.length;
+  }
+
+  start(): MacKernelState {
+    const native = this.native;
+    return hybridState(this.family, native === undefined ? undefined : () => native.sink(), () =>
+      this.material.startStream(),
+    );
+  }
+
+  wipe(): void {
+    this.native?.wipe();
+    this.core.wipe();
+    this.material.wipe();
+  }
+}
+
+redactKeyMaterial(HmacKernel);
 
 // --- registry entries -----------------------------------------------------------------------------
 
@@ -342,6 +496,8 @@ function hmacAlgorithm(name: HmacName): MacAlgorithm {
       maximum: hash.outputLength,
       basis: "RFC 2104 section 5: at least 80 bits",
     },
+    // The kernel copies or derives what it keeps (see MacAlgorithm.copiesKey).
+    copiesKey: true,
     createKernel: (key) => new HmacKernel(hash, key),
   };
 }

@@ -55,38 +55,243 @@ function keyedSponge(strength: Strength, key: Uint8Array, customization: Uint8Ar
   return sponge;
 }
 
-/**
- * KMAC under one key. With the WebAssembly kernel (src/engine/wasm-keccak.ts), the first use runs
- * from the zero state over the prefix blocks, the message and right_encode(L) in one call; from
- * the second use on, the prefix blocks are absorbed once into a key slot and each tag is one call
- * from a copy of it. Without WebAssembly, keyed's JavaScript sponge does the same from a prepared
- * copy.
- */
-export class KmacKernel implements MacKernel {
-  readonly outputLength: number;
-  private readonly rate: number;
+/** KMAC under one key on one backend. */
+interface KmacCore {
+  compute(message: Bytes, out: Bytes): void;
+  start(): MacKernelState;
+  wipe(): void;
+}
+
+/** The parts of a KMAC key every backend needs: the rate, right_encode(L) and L. */
+interface KmacParams {
+  readonly rate: number;
   /** right_encode(L) (or right_encode(0) for KMACXOF), fixed per key. */
-  private readonly suffix: Uint8Array;
-  private readonly wasm: WasmKeccak | undefined;
+  readonly suffix: Uint8Array;
+  readonly outputLength: number;
+}
+
+/** The TypeScript kernel: keyed's sponge after the prefix blocks, and a working copy. */
+class JsKmac implements KmacCore {
+  private readonly params: KmacParams;
+  private readonly prepared: Keccak;
+  private readonly work: Keccak;
+
+  constructor(params: KmacParams, strength: Strength, key: Uint8Array, customization: Uint8Array) {
+    this.params = params;
+    this.prepared = keyedSponge(strength, key, customization);
+    this.work = this.prepared.clone();
+  }
+
+  compute(message: Bytes, out: Bytes): void {
+    const work = this.prepared.copyTo(this.work);
+    work.absorb(message, 0, message.length);
+    this.finish(work, out);
+  }
+
+  private finish(work: Keccak, out: Bytes): void {
+    const { suffix, outputLength } = this.params;
+    work.absorb(suffix, 0, suffix.length);
+    work.squeeze(out, 0, outputLength);
+    work.wipe();
+  }
+
+  start(): MacKernelState {
+    const state = this.prepared.clone();
+    return {
+      update: (chunk) => state.absorb(chunk, 0, chunk.length),
+      finish: (out) => this.finish(state, out),
+      wipe: () => state.wipe(),
+    };
+  }
+
+  wipe(): void {
+    this.prepared.wipe();
+    this.work.wipe();
+  }
+}
+
+redactKeyMaterial(JsKmac);
+
+/**
+ * The WebAssembly kernel (src/engine/wasm-keccak.ts). The first use runs from the zero state over
+ * the prefix blocks, the message and right_encode(L) in one call; from the second use on, the
+ * prefix blocks are absorbed once into a key slot and each tag is one call from a copy of it.
+ */
+class WasmKmac implements KmacCore {
+  private readonly params: KmacParams;
+  private readonly wasm: WasmKeccak;
   /**
-   * With WebAssembly, until the key slot holds their sponge state: the strings of the prefix
-   * blocks, bytepad(encode_string("KMAC") ‖ encode_string(S)) ‖ bytepad(encode_string(K)). The
-   * key is keyed's own copy, wiped once the slot is set up.
+   * Until the key slot holds their sponge state: the strings of the prefix blocks,
+   * bytepad(encode_string("KMAC") ‖ encode_string(S)) ‖ bytepad(encode_string(K)). The key is
+   * keyed's own copy, wiped once the slot is set up.
    */
   private prefix: readonly (readonly Uint8Array[])[] | undefined;
   private key: Uint8Array | undefined;
   /** The key slot with the prepared state, or 0 before the second use. */
   private slot = 0;
   private uses = 0;
+
+  constructor(params: KmacParams, wasm: WasmKeccak, key: Uint8Array, customization: Uint8Array) {
+    this.params = params;
+    this.wasm = wasm;
+    this.key = copyBytes(key);
+    this.prefix = [[KMAC, copyBytes(customization)], [this.key]];
+  }
+
+  /**
+   * The state a tag starts from: the key slot, or (first use) ZERO with the prefix blocks still to
+   * absorb. A slot is set up on the second use: a one-shot `mac(…).tag(…)` is cheaper without one,
+   * and leaves none behind for the garbage collector to release.
+   */
+  private source(): number {
+    if (this.slot !== 0) return this.slot;
+    if (this.uses++ === 0) return keccakLayout.zero;
+    const wasm = this.wasm;
+    const slot = wasm.allocate(this);
+    // Every slot taken (MAX_LIVE_SLOTS): each tag absorbs the prefix blocks again, from ZERO.
+    if (slot === 0) return keccakLayout.zero;
+    this.absorbPrefix(slot);
+    this.key?.fill(0);
+    this.key = undefined;
+    this.prefix = undefined;
+    this.slot = slot;
+    return slot;
+  }
+
+  /** Absorbs the prefix blocks into the zero state at `state` (they end on a block boundary). */
+  private absorbPrefix(state: number): void {
+    const wasm = this.wasm;
+    const rate = this.params.rate;
+    const prefix = this.prefix as readonly (readonly Uint8Array[])[];
+    const length = putBytepad(undefined, 0, prefix, rate);
+    if (length <= wasm.msgCapacity) {
+      putBytepad(wasm.bytes(), wasm.msg, prefix, rate);
+      wasm.exports.absorb(state, 0, length, rate);
+      wasm.bytes().fill(0, wasm.msg, wasm.msg + length);
+    } else {
+      const blocks = bytepad(prefix, rate);
+      absorbInWasm(wasm, state, 0, rate, blocks);
+      blocks.fill(0);
+    }
+  }
+
+  compute(message: Bytes, out: Bytes): void {
+    const wasm = this.wasm;
+    const { rate, suffix, outputLength } = this.params;
+    const source = this.source();
+    const prefix = source === this.slot ? undefined : this.prefix;
+    const prefixLength = prefix === undefined ? 0 : putBytepad(undefined, 0, prefix, rate);
+    const length = prefixLength + message.length + suffix.length;
+    if (length <= wasm.msgCapacity && outputLength <= keccakLayout.outCapacity) {
+      // One call: MSG ← [prefix blocks ‖] X ‖ right_encode(L).
+      const memory = wasm.bytes();
+      const msg = wasm.msg;
+      if (prefix !== undefined) putBytepad(memory, msg, prefix, rate);
+      memory.set(message, msg + prefixLength);
+      memory.set(suffix, msg + prefixLength + message.length);
+      wasm.exports.tag(source, length, rate, CSHAKE_SUFFIX, outputLength);
+      wasm.takeOut(out, outputLength, length);
+      return;
+    }
+    // Long messages or outputs: the same steps in pieces, on the scratch state.
+    const state = keccakLayout.state;
+    wasm.bytes().copyWithin(state, source, source + KECCAK_STATE_BYTES);
+    if (prefix !== undefined) this.absorbPrefix(state);
+    this.finish(state, absorbInWasm(wasm, state, 0, rate, message), out);
+    wasm.bytes().fill(0, state, state + KECCAK_STATE_BYTES);
+  }
+
+  /** Absorbs right_encode(L), pads and squeezes the tag from the sponge at `state`. */
+  private finish(state: number, pos: number, out: Bytes): void {
+    const { rate, suffix, outputLength } = this.params;
+    pos = absorbInWasm(this.wasm, state, pos, rate, suffix);
+    finishInWasm(this.wasm, state, pos, rate, CSHAKE_SUFFIX, out, outputLength);
+  }
+
+  /** A stream whose sponge lives in a slot of its own, from a copy of the key's state. */
+  start(): MacKernelState {
+    const wasm = this.wasm;
+    const rate = this.params.rate;
+    const source = this.source();
+    let slot = 0;
+    let pos = 0;
+    const stream: MacKernelState = {
+      update: (chunk) => {
+        pos = absorbInWasm(wasm, slot, pos, rate, chunk);
+      },
+      finish: (out) => this.finish(slot, pos, out),
+      wipe: () => {
+        if (slot === 0) return;
+        wasm.release(slot, stream);
+        slot = 0;
+      },
+    };
+    slot = wasm.allocate(stream);
+    if (slot === 0) return this.startSlotless(source);
+    if (source === this.slot) wasm.bytes().copyWithin(slot, source, source + KECCAK_STATE_BYTES);
+    else this.absorbPrefix(slot);
+    return stream;
+  }
+
+  /**
+   * A stream when every slot is taken (MAX_LIVE_SLOTS): its sponge is kept here, in GC'd memory,
+   * and goes through the module's scratch state for each call (zeroed after it).
+   */
+  private startSlotless(source: number): MacKernelState {
+    const wasm = this.wasm;
+    const rate = this.params.rate;
+    const scratch = keccakLayout.state;
+    const saved = new Uint8Array(KECCAK_STATE_BYTES);
+    const load = () => wasm.bytes().set(saved, scratch);
+    const save = () => {
+      const memory = wasm.bytes();
+      saved.set(memory.subarray(scratch, scratch + KECCAK_STATE_BYTES));
+      memory.fill(0, scratch, scratch + KECCAK_STATE_BYTES);
+    };
+    wasm.bytes().copyWithin(scratch, source, source + KECCAK_STATE_BYTES);
+    if (source !== this.slot) this.absorbPrefix(scratch);
+    save();
+    let pos = 0;
+    return {
+      update: (chunk) => {
+        load();
+        pos = absorbInWasm(wasm, scratch, pos, rate, chunk);
+        save();
+      },
+      finish: (out) => {
+        load();
+        this.finish(scratch, pos, out);
+        wasm.bytes().fill(0, scratch, scratch + KECCAK_STATE_BYTES);
+        saved.fill(0);
+      },
+      wipe: () => saved.fill(0),
+    };
+  }
+
+  wipe(): void {
+    if (this.slot !== 0) this.wasm.release(this.slot, this);
+    this.slot = 0;
+    this.key?.fill(0);
+    this.key = undefined;
+    this.prefix = undefined;
+  }
+}
+
+redactKeyMaterial(WasmKmac);
+
+/**
+ * KMAC under one key. The backend is chosen once, here: WebAssembly where it loads, else keyed's
+ * JavaScript sponge from a prepared copy.
+ */
+export class KmacKernel implements MacKernel {
+  readonly outputLength: number;
+  private readonly core: KmacCore;
   /**
    * Streams not yet finished: their states (as key-equivalent as the prepared one) are wiped with
    * it. Weak, so an abandoned stream is still collected (and its slot released); where WeakRef is
    * missing (workerd before compatibility date 2025-05-05) the stream itself is held.
    */
   private readonly streams = new Set<{ deref(): MacKernelState | undefined }>();
-  /** Without WebAssembly: the prepared sponge and a working copy. */
-  private readonly prepared: Keccak | undefined;
-  private readonly work: Keccak | undefined;
 
   constructor(
     strength: Strength,
@@ -96,99 +301,24 @@ export class KmacKernel implements MacKernel {
     xof = false,
   ) {
     this.outputLength = outputLength;
-    this.rate = rateOf(strength);
-    this.suffix = suffixFor(xof ? 0 : outputLength * 8);
-    this.wasm = wasmKeccak();
-    if (this.wasm !== undefined) {
-      this.key = copyBytes(key);
-      this.prefix = [[KMAC, copyBytes(customization)], [this.key]];
-    } else {
-      this.prepared = keyedSponge(strength, key, customization);
-      this.work = this.prepared.clone();
-    }
-  }
-
-  /**
-   * The state a tag starts from: the key slot, or (first use) ZERO with the prefix blocks still to
-   * absorb. A slot is set up on the second use: a one-shot `mac(…).tag(…)` is cheaper without one,
-   * and leaves none behind for the garbage collector to release.
-   */
-  private source(wasm: WasmKeccak): number {
-    if (this.slot !== 0) return this.slot;
-    if (this.uses++ === 0) return keccakLayout.zero;
-    const slot = wasm.allocate(this);
-    // Every slot taken (MAX_LIVE_SLOTS): each tag absorbs the prefix blocks again, from ZERO.
-    if (slot === 0) return keccakLayout.zero;
-    this.absorbPrefix(wasm, slot);
-    this.key?.fill(0);
-    this.key = undefined;
-    this.prefix = undefined;
-    this.slot = slot;
-    return slot;
-  }
-
-  /** Absorbs the prefix blocks into the zero state at `state` (they end on a block boundary). */
-  private absorbPrefix(wasm: WasmKeccak, state: number): void {
-    const prefix = this.prefix as readonly (readonly Uint8Array[])[];
-    const length = putBytepad(undefined, 0, prefix, this.rate);
-    if (length <= wasm.msgCapacity) {
-      putBytepad(wasm.bytes(), wasm.msg, prefix, this.rate);
-      wasm.exports.absorb(state, 0, length, this.rate);
-      wasm.bytes().fill(0, wasm.msg, wasm.msg + length);
-    } else {
-      const blocks = bytepad(prefix, this.rate);
-      absorbInWasm(wasm, state, 0, this.rate, blocks);
-      blocks.fill(0);
-    }
+    const params: KmacParams = {
+      rate: rateOf(strength),
+      suffix: suffixFor(xof ? 0 : outputLength * 8),
+      outputLength,
+    };
+    const wasm = wasmKeccak();
+    this.core =
+      wasm === undefined
+        ? new JsKmac(params, strength, key, customization)
+        : new WasmKmac(params, wasm, key, customization);
   }
 
   compute(message: Bytes, out: Bytes): void {
-    const wasm = this.wasm;
-    if (wasm === undefined) {
-      const work = (this.prepared as Keccak).copyTo(this.work as Keccak);
-      work.absorb(message, 0, message.length);
-      this.finishJs(work, out);
-      return;
-    }
-    const source = this.source(wasm);
-    const prefix = source === this.slot ? undefined : this.prefix;
-    const rate = this.rate;
-    const prefixLength = prefix === undefined ? 0 : putBytepad(undefined, 0, prefix, rate);
-    const suffix = this.suffix;
-    const length = prefixLength + message.length + suffix.length;
-    if (length <= wasm.msgCapacity && this.outputLength <= keccakLayout.outCapacity) {
-      // One call: MSG ← [prefix blocks ‖] X ‖ right_encode(L).
-      const memory = wasm.bytes();
-      const msg = wasm.msg;
-      if (prefix !== undefined) putBytepad(memory, msg, prefix, rate);
-      memory.set(message, msg + prefixLength);
-      memory.set(suffix, msg + prefixLength + message.length);
-      wasm.exports.tag(source, length, rate, CSHAKE_SUFFIX, this.outputLength);
-      wasm.takeOut(out, this.outputLength, length);
-      return;
-    }
-    // Long messages or outputs: the same steps in pieces, on the scratch state.
-    const state = keccakLayout.state;
-    wasm.bytes().copyWithin(state, source, source + KECCAK_STATE_BYTES);
-    if (prefix !== undefined) this.absorbPrefix(wasm, state);
-    this.finishWasm(wasm, state, absorbInWasm(wasm, state, 0, rate, message), out);
-    wasm.bytes().fill(0, state, state + KECCAK_STATE_BYTES);
-  }
-
-  /** Absorbs right_encode(L), pads and squeezes the tag from the sponge at `state`. */
-  private finishWasm(wasm: WasmKeccak, state: number, pos: number, out: Bytes): void {
-    pos = absorbInWasm(wasm, state, pos, this.rate, this.suffix);
-    finishInWasm(wasm, state, pos, this.rate, CSHAKE_SUFFIX, out, this.outputLength);
-  }
-
-  private finishJs(work: Keccak, out: Bytes): void {
-    work.absorb(this.suffix, 0, this.suffix.length);
-    work.squeeze(out, 0, this.outputLength);
-    work.wipe();
+    this.core.compute(message, out);
   }
 
   start(): MacKernelState {
-    const stream = this.wasm === undefined ? this.startJs() : this.startWasm(this.wasm);
+    const stream = this.core.start();
     const streams = this.streams;
     const ref = typeof WeakRef === "function" ? new WeakRef(stream) : { deref: () => stream };
     streams.add(ref);
@@ -200,80 +330,9 @@ export class KmacKernel implements MacKernel {
     return stream;
   }
 
-  private startJs(): MacKernelState {
-    const state = (this.prepared as Keccak).clone();
-    return {
-      update: (chunk) => state.absorb(chunk, 0, chunk.length),
-      finish: (out) => this.finishJs(state, out),
-      wipe: () => state.wipe(),
-    };
-  }
-
-  /** A stream whose sponge lives in a slot of its own, from a copy of the key's state. */
-  private startWasm(wasm: WasmKeccak): MacKernelState {
-    const source = this.source(wasm);
-    let slot = 0;
-    let pos = 0;
-    const stream: MacKernelState = {
-      update: (chunk) => {
-        pos = absorbInWasm(wasm, slot, pos, this.rate, chunk);
-      },
-      finish: (out) => this.finishWasm(wasm, slot, pos, out),
-      wipe: () => {
-        if (slot === 0) return;
-        wasm.release(slot, stream);
-        slot = 0;
-      },
-    };
-    slot = wasm.allocate(stream);
-    if (slot === 0) return this.startWasmSlotless(wasm, source);
-    if (source === this.slot) wasm.bytes().copyWithin(slot, source, source + KECCAK_STATE_BYTES);
-    else this.absorbPrefix(wasm, slot);
-    return stream;
-  }
-
-  /**
-   * A stream when every slot is taken (MAX_LIVE_SLOTS): its sponge is kept here, in GC'd memory,
-   * and goes through the module's scratch state for each call (zeroed after it).
-   */
-  private startWasmSlotless(wasm: WasmKeccak, source: number): MacKernelState {
-    const scratch = keccakLayout.state;
-    const saved = new Uint8Array(KECCAK_STATE_BYTES);
-    const load = () => wasm.bytes().set(saved, scratch);
-    const save = () => {
-      const memory = wasm.bytes();
-      saved.set(memory.subarray(scratch, scratch + KECCAK_STATE_BYTES));
-      memory.fill(0, scratch, scratch + KECCAK_STATE_BYTES);
-    };
-    wasm.bytes().copyWithin(scratch, source, source + KECCAK_STATE_BYTES);
-    if (source !== this.slot) this.absorbPrefix(wasm, scratch);
-    save();
-    let pos = 0;
-    return {
-      update: (chunk) => {
-        load();
-        pos = absorbInWasm(wasm, scratch, pos, this.rate, chunk);
-        save();
-      },
-      finish: (out) => {
-        load();
-        this.finishWasm(wasm, scratch, pos, out);
-        wasm.bytes().fill(0, scratch, scratch + KECCAK_STATE_BYTES);
-        saved.fill(0);
-      },
-      wipe: () => saved.fill(0),
-    };
-  }
-
   wipe(): void {
     for (const ref of this.streams) ref.deref()?.wipe();
-    if (this.wasm !== undefined && this.slot !== 0) this.wasm.release(this.slot, this);
-    this.slot = 0;
-    this.key?.fill(0);
-    this.key = undefined;
-    this.prefix = undefined;
-    this.prepared?.wipe();
-    this.work?.wipe();
+    this.core.wipe();
   }
 }
 
@@ -327,6 +386,8 @@ function kmacAlgorithm(name: MacName, strength: Strength): MacAlgorithm {
     },
     extraOptions: ["customization"],
     fieldEncoding: "tuple",
+    // The kernel copies or derives what it keeps (see MacAlgorithm.copiesKey).
+    copiesKey: true,
     createKernel: (key, outputLength, options) =>
       new KmacKernel(
         strength,

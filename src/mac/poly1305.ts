@@ -17,13 +17,7 @@ import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
-import { WASM_BASE64 as POLY1305_WASM } from "../engine/wasm/generated/poly1305.js";
-import {
-  type KernelExports,
-  kernelLoader,
-  type WasmKernels,
-  wrappedLoader,
-} from "../engine/wasm.js";
+import { loadPoly1305Wasm, type Poly1305Wasm } from "../engine/wasm-poly1305.js";
 
 const LIMB = 4194304; // 2^22
 const INV_LIMB = 1 / LIMB; // exact: a power of two
@@ -33,8 +27,20 @@ function le32(b: Uint8Array, o: number): number {
   return (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
 }
 
+/** One Poly1305 computation on one backend. */
+interface Poly1305Core {
+  /** True when the clamped r or s is zero (a key that authenticates nothing). */
+  isWeak(): boolean;
+  update(data: Uint8Array, offset: number, end: number): void;
+  /** Absorbs zero bytes up to the next 16-byte boundary (the AEAD's pad16). */
+  padToBlock(): void;
+  /** Writes the 16-byte tag to out[offset] and wipes the state. */
+  finish(out: Uint8Array, offset: number): void;
+  wipe(): void;
+}
+
 /** The TypeScript kernel: the reference, and the fallback where WebAssembly cannot serve. */
-export class Poly1305Js {
+export class Poly1305Js implements Poly1305Core {
   /** r in limbs, then 20·r (for the columns that wrap past 2^132). */
   private readonly r = new Float64Array(12);
   private readonly h = new Float64Array(6);
@@ -240,129 +246,9 @@ function writeLe32(out: Uint8Array, o: number, v: number): void {
   out[o + 3] = v >>> 24;
 }
 
-// --- the WebAssembly kernel -----------------------------------------------------------------------
-
-/** The exports of src/engine/wasm/assembly/poly1305.ts. Each takes a state area's offset. */
-export interface Poly1305Exports extends KernelExports {
-  /** A state area for computations that start and finish within one call from JavaScript. */
-  ONE_SHOT: WebAssembly.Global;
-  STATE_SIZE: WebAssembly.Global;
-  /** Sets the state up from the 32-byte key r ‖ s written at its start. */
-  init(state: number): void;
-  /**
-   * Absorbs MSG[0..length) and zeroes it. MSG is all zeros between calls, so `update` with
-   * nothing written absorbs zero bytes (RFC 8439 2.8's pad16).
-   */
-  update(state: number, length: number): void;
-  /** Writes the tag to OUT and zeroes the state. */
-  finish(state: number): void;
-  /** init, update over MSG[0..length), finish: the whole tag in one call. MSG is zeroed. */
-  mac(state: number, length: number): void;
-}
-
-type WasmPoly1305 = WasmKernels<Poly1305Exports>;
-
-/** Bytes per key slot: the kernel's STATE_SIZE (test/engine/wasm-poly1305.test.ts checks it). */
-export const POLY1305_SLOT_SIZE = 560;
-
-/** The WebAssembly kernel, or undefined where it cannot serve or KEYED_BACKEND=js. */
-export const wasmPoly1305 = kernelLoader<Poly1305Exports>(POLY1305_WASM, POLY1305_SLOT_SIZE);
-
-/**
- * The WebAssembly kernel with what the hot paths need read once (a Global's `value` and the
- * memory's `buffer` are getters that cost a good part of a short tag).
- */
-class Poly1305Wasm {
-  readonly kernels: WasmPoly1305;
-  readonly exports: Poly1305Exports;
-  /** The state area for computations that finish within one call from here. */
-  readonly oneShot: number;
-  private readonly msg: number;
-  private readonly out: number;
-  private readonly capacity: number;
-  private view: Uint8Array;
-
-  constructor(kernels: WasmPoly1305) {
-    this.kernels = kernels;
-    this.exports = kernels.exports;
-    this.oneShot = kernels.exports.ONE_SHOT.value;
-    this.msg = kernels.msg;
-    this.out = kernels.out;
-    this.capacity = kernels.msgCapacity;
-    this.view = kernels.bytes();
-  }
-
-  memory(): Uint8Array {
-    // A new key slot can grow the memory, which detaches the old buffer: its view has length 0.
-    if (this.view.length === 0) this.view = this.kernels.bytes();
-    return this.view;
-  }
-
-  /** Writes the 32-byte key at key[offset] to the start of a state area and sets the state up. */
-  loadKey(state: number, key: Uint8Array, offset: number): void {
-    const memory = this.memory();
-    for (let i = 0; i < 32; i++) memory[state + i] = key[offset + i];
-    this.exports.init(state);
-  }
-
-  /** Copies data[offset..offset+length) to MSG (length at most its capacity). */
-  private copyIn(data: Uint8Array, offset: number, length: number): void {
-    if (offset === 0 && length === data.length) this.memory().set(data, this.msg);
-    else this.memory().set(data.subarray(offset, offset + length), this.msg);
-  }
-
-  /** Absorbs data[offset..end) into a state area, through MSG, a chunk at a time. */
-  feed(state: number, data: Uint8Array, offset: number, end: number): void {
-    while (offset < end) {
-      const length = Math.min(end - offset, this.capacity);
-      this.copyIn(data, offset, length);
-      this.exports.update(state, length);
-      offset += length;
-    }
-  }
-
-  /** Absorbs zero bytes up to a multiple of 16 after `length` bytes (RFC 8439 2.8's pad16). */
-  pad16(state: number, length: number): void {
-    const zeros = -length & 15;
-    if (zeros !== 0) this.exports.update(state, zeros);
-  }
-
-  /** Copies the tag from OUT to out[offset..], then zeroes OUT (the kernel zeroed MSG). */
-  takeTag(out: Uint8Array, offset: number): void {
-    const memory = this.memory();
-    const at = this.out;
-    for (let i = 0; i < 16; i++) {
-      out[offset + i] = memory[at + i];
-      memory[at + i] = 0;
-    }
-  }
-
-  /** Poly1305 of `message` under a 32-byte key, into out[0..16), in the one-shot state area. */
-  tag(key: Uint8Array, message: Uint8Array, out: Uint8Array): void {
-    const state = this.oneShot;
-    const length = message.length;
-    if (length <= this.capacity) {
-      // One call: init, update and finish.
-      this.memory().set(key, state);
-      this.copyIn(message, 0, length);
-      this.exports.mac(state, length);
-    } else {
-      this.loadKey(state, key, 0);
-      this.feed(state, message, 0, length);
-      this.exports.finish(state);
-    }
-    this.takeTag(out, 0);
-  }
-}
-
-redactKeyMaterial(Poly1305Wasm);
-
-/** The WebAssembly kernel, loaded on first use; undefined where the TypeScript one serves. */
-const poly1305Wasm = wrappedLoader(wasmPoly1305, (kernels) => new Poly1305Wasm(kernels));
-
 /** Poly1305 of `message` under the 32-byte key, into out[0..16). */
 function tagInto(key: Uint8Array, message: Uint8Array, out: Uint8Array): void {
-  const wasm = poly1305Wasm();
+  const wasm = loadPoly1305Wasm();
   if (wasm === undefined) new Poly1305Js(key).update(message).finish(out);
   else wasm.tag(key, message, out);
 }
@@ -389,7 +275,7 @@ export function poly1305Padded(
   out: Uint8Array,
   outOffset: number,
 ): void {
-  const wasm = poly1305Wasm();
+  const wasm = loadPoly1305Wasm();
   if (wasm === undefined) {
     const state = new Poly1305Js(key);
     for (const part of parts) state.update(part).padToBlock();
@@ -407,30 +293,99 @@ export function poly1305Padded(
   wasm.takeTag(out, outOffset);
 }
 
+/** The WebAssembly kernel on a key slot of its own (a state spans calls). */
+class WasmPoly1305State implements Poly1305Core {
+  private readonly wasm: Poly1305Wasm;
+  /** The key slot in the module's memory (0 once released), and the bytes absorbed there. */
+  slot: number;
+  private length = 0;
+
+  private constructor(wasm: Poly1305Wasm, slot: number) {
+    this.wasm = wasm;
+    this.slot = slot;
+  }
+
+  /** A state for the key at key[offset..+32), or undefined when every slot is taken. */
+  static create(
+    wasm: Poly1305Wasm,
+    key: Uint8Array,
+    offset: number,
+  ): WasmPoly1305State | undefined {
+    const state = new WasmPoly1305State(wasm, 0);
+    const slot = wasm.kernels.allocate(state);
+    if (slot === 0) return undefined;
+    state.slot = slot;
+    wasm.loadKey(slot, key, offset);
+    return state;
+  }
+
+  isWeak(): boolean {
+    return this.slot === 0 || this.wasm.isWeak(this.slot);
+  }
+
+  update(data: Uint8Array, offset: number, end: number): void {
+    if (end <= offset) return;
+    this.wasm.feed(this.slot, data, offset, end);
+    this.length += end - offset;
+  }
+
+  padToBlock(): void {
+    this.wasm.pad16(this.slot, this.length);
+    this.length += -this.length & 15;
+  }
+
+  finish(out: Uint8Array, offset: number): void {
+    this.wasm.exports.finish(this.slot);
+    this.wasm.takeTag(out, offset);
+  }
+
+  /** Zeroes the slot and gives it back. */
+  wipe(): void {
+    if (this.slot === 0) return;
+    this.wasm.kernels.release(this.slot, this);
+    this.slot = 0;
+  }
+}
+
+redactKeyMaterial(WasmPoly1305State);
+
+/**
+ * The AEAD's tag (RFC 8439 2.8): Poly1305 under the 32-byte key over aad ‖ pad16 ‖
+ * ciphertext[0..ctEnd) ‖ pad16 ‖ `lengths` (le64(|aad|) ‖ le64(ctEnd)), into out[outOffset..+16).
+ * One WebAssembly call when it all fits the module's input area.
+ */
+export function poly1305Aead(
+  key: Uint8Array,
+  aad: Uint8Array,
+  ciphertext: Uint8Array,
+  ctEnd: number,
+  lengths: Uint8Array,
+  out: Uint8Array,
+  outOffset: number,
+): void {
+  const wasm = loadPoly1305Wasm();
+  if (wasm?.tagAead(key, aad, ciphertext, ctEnd, lengths, out, outOffset)) return;
+  poly1305Padded(key, [aad, ciphertext.subarray(0, ctEnd), lengths], out, outOffset);
+}
+
 /**
  * The running state of one Poly1305 computation (hazmat: no reuse or weak-key check). Once
- * `finish` or `wipe` has run, any other call throws FINISHED.
+ * `finish` or `wipe` has run, any other call throws FINISHED. The backend is chosen once, here:
+ * the WebAssembly kernel in a key slot of its own where it loads and a slot is free
+ * (MAX_LIVE_SLOTS), else the TypeScript one.
  */
 export class Poly1305State {
-  private readonly js: Poly1305Js | undefined;
-  private readonly wasm: Poly1305Wasm | undefined;
-  /** The state's key slot in the WebAssembly memory, and the bytes absorbed there. */
-  private readonly slot: number = 0;
-  private length = 0;
+  private readonly core: Poly1305Core;
+  /** The key slot at the start (0 on the TypeScript kernel), for the memory-scan tests. */
+  readonly slot: number;
   private done = false;
 
   /** `key` is 32 bytes: r ‖ s. */
   constructor(key: Uint8Array, offset = 0) {
-    const wasm = poly1305Wasm();
-    // No module, or every slot taken (MAX_LIVE_SLOTS): the TypeScript kernel serves.
-    const slot = wasm === undefined ? 0 : wasm.kernels.allocate(this);
-    if (wasm === undefined || slot === 0) {
-      this.js = new Poly1305Js(key, offset);
-      return;
-    }
-    this.wasm = wasm;
-    this.slot = slot;
-    wasm.loadKey(slot, key, offset);
+    const wasm = loadPoly1305Wasm();
+    const state = wasm === undefined ? undefined : WasmPoly1305State.create(wasm, key, offset);
+    this.slot = state?.slot ?? 0;
+    this.core = state ?? new Poly1305Js(key, offset);
   }
 
   private check(): void {
@@ -441,48 +396,27 @@ export class Poly1305State {
 
   /** True when the clamped r or s is zero (a key that authenticates nothing). */
   isWeak(): boolean {
-    if (this.wasm === undefined) return (this.js as Poly1305Js).isWeak();
-    if (this.done) return true;
-    // The kernel's state layout: s's four words at +16, then r's five limbs.
-    const words = new Int32Array(this.wasm.memory().buffer, this.slot + 16, 9);
-    const s = words[0] | words[1] | words[2] | words[3];
-    const r = words[4] | words[5] | words[6] | words[7] | words[8];
-    return r === 0 || s === 0;
+    return this.core.isWeak();
   }
 
   /** Absorbs `data[offset .. end)`; chainable. */
   update(data: Uint8Array, offset = 0, end = data.length): this {
     this.check();
-    if (this.wasm === undefined) {
-      (this.js as Poly1305Js).update(data, offset, end);
-    } else if (end > offset) {
-      this.wasm.feed(this.slot, data, offset, end);
-      this.length += end - offset;
-    }
+    this.core.update(data, offset, end);
     return this;
   }
 
   /** Absorbs zero bytes up to the next 16-byte boundary (the AEAD's pad16). */
   padToBlock(): this {
     this.check();
-    if (this.wasm === undefined) {
-      (this.js as Poly1305Js).padToBlock();
-    } else {
-      this.wasm.pad16(this.slot, this.length);
-      this.length += -this.length & 15;
-    }
+    this.core.padToBlock();
     return this;
   }
 
   /** Writes the 16-byte tag to out[offset] and wipes the state. */
   finish(out: Uint8Array, offset = 0): void {
     this.check();
-    if (this.wasm === undefined) {
-      (this.js as Poly1305Js).finish(out, offset);
-    } else {
-      this.wasm.exports.finish(this.slot);
-      this.wasm.takeTag(out, offset);
-    }
+    this.core.finish(out, offset);
     this.wipe();
   }
 
@@ -490,51 +424,66 @@ export class Poly1305State {
   wipe(): void {
     if (this.done) return;
     this.done = true;
-    if (this.wasm === undefined) (this.js as Poly1305Js).wipe();
-    else this.wasm.kernels.release(this.slot, this);
+    this.core.wipe();
   }
 }
 
 redactKeyMaterial(Poly1305State);
 
-/** Bits of r that clamping keeps (RFC 8439 2.5.1), byte by byte. */
-const R_CLAMP = [
-  0xff, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f,
-];
+/** Bits of r that clamping keeps (RFC 8439 2.5.1), as its four little-endian words. */
+const R_CLAMP = [0x0fffffff, 0x0ffffffc, 0x0ffffffc, 0x0ffffffc];
 
 /** The safe-API kernel: one message per key, enforced by the Mac contract (`oneTime`). */
 class Poly1305Kernel implements MacKernel {
   readonly outputLength = 16;
-  private readonly key: Uint8Array;
+  /** r ‖ s as eight little-endian words: what the WebAssembly kernel's state area takes. */
+  private readonly key = new Int32Array(8);
   /** The one stream, if the key's one use is a stream: wiped with the key. */
   private stream: Poly1305State | undefined;
 
   constructor(key: Bytes) {
-    // The weak-key check reads the key bytes: clamped r or s all zero.
-    let r = 0;
-    let s = 0;
-    for (let i = 0; i < 16; i++) {
-      r |= key[i] & R_CLAMP[i];
-      s |= key[16 + i];
-    }
+    const words = this.key;
+    for (let i = 0; i < 8; i++) words[i] = le32(key, 4 * i);
+    // The weak-key check: clamped r or s all zero.
+    const r =
+      (words[0] & R_CLAMP[0]) |
+      (words[1] & R_CLAMP[1]) |
+      (words[2] & R_CLAMP[2]) |
+      (words[3] & R_CLAMP[3]);
+    const s = words[4] | words[5] | words[6] | words[7];
     if (r === 0 || s === 0) {
+      words.fill(0);
       throw new KeyedError(
         "KEY_WEAK",
         "this Poly1305 key has an all-zero r or s half (after clamping): it would authenticate nothing.",
       );
     }
-    // A copy in a plain Uint8Array: Buffer#slice would give a view of the caller's bytes.
-    this.key = new Uint8Array(key);
+  }
+
+  /** The key as bytes, for the TypeScript kernel and streams (the caller wipes them). */
+  private keyBytes(): Uint8Array {
+    const bytes = new Uint8Array(32);
+    for (let i = 0; i < 8; i++) writeLe32(bytes, 4 * i, this.key[i]);
+    return bytes;
   }
 
   compute(message: Bytes, out: Bytes): void {
-    tagInto(this.key, message, out);
+    const wasm = loadPoly1305Wasm();
+    if (wasm !== undefined && message.length <= wasm.capacity) {
+      wasm.tagWords(this.key, message, out);
+    } else {
+      const key = this.keyBytes();
+      tagInto(key, message, out);
+      key.fill(0);
+    }
     // The key's one use is over.
     this.key.fill(0);
   }
 
   start(): MacKernelState {
-    const state = new Poly1305State(this.key);
+    const key = this.keyBytes();
+    const state = new Poly1305State(key);
+    key.fill(0);
     this.key.fill(0);
     this.stream = state;
     return {
@@ -565,5 +514,7 @@ export const POLY1305_ALGORITHM: MacAlgorithm = {
     maximum: 16,
     basis: "RFC 2104 section 5: at least 80 bits",
   },
+  // The kernel copies or derives what it keeps (see MacAlgorithm.copiesKey).
+  copiesKey: true,
   createKernel: (key) => new Poly1305Kernel(key),
 };

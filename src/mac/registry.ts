@@ -1,6 +1,5 @@
 /** Every MAC this build offers, by name: `mac(name, key, options)` builds any of them. */
 
-import { CHACHA_MAC_ALGORITHMS } from "../aead/chacha20poly1305.js";
 import { assertString, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import {
@@ -13,6 +12,7 @@ import {
 } from "../core/mac.js";
 import { closestName } from "../core/options.js";
 import { BLAKE3_ALGORITHM } from "./blake3.js";
+import { CHACHA_MAC_ALGORITHMS } from "./chacha20poly1305.js";
 import { CMAC_ALGORITHMS } from "./cmac.js";
 import { GMAC_ALGORITHMS } from "./gmac.js";
 import { HMAC_ALGORITHMS } from "./hmac.js";

@@ -22,13 +22,7 @@ import {
 } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { FORCED_BACKEND } from "../engine/native.js";
-import { WASM_BASE64 } from "../engine/wasm/generated/siphash.js";
-import {
-  type KernelExports,
-  kernelLoader,
-  type WasmKernels,
-  wrappedLoader,
-} from "../engine/wasm.js";
+import { loadSipWasm, type SipWasm } from "../engine/wasm-siphash.js";
 
 const TWO_32 = 0x100000000;
 
@@ -97,176 +91,27 @@ function le32(b: Uint8Array, o: number): number {
   return b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24);
 }
 
-// --- the WebAssembly kernel (src/engine/wasm/assembly/siphash.ts) --------------------------------
-
-interface SipHashExports extends KernelExports {
-  KEY: WebAssembly.Global;
-  STATE: WebAssembly.Global;
-  sip_init(state: number, key: number, wide: number): void;
-  sip_absorb(state: number, length: number, c: number): void;
-  sip_finish(
-    state: number,
-    length: number,
-    total: number,
-    c: number,
-    d: number,
-    wide: number,
-  ): void;
-  siphash(key: number, length: number, c: number, d: number, wide: number): void;
-}
-
-/** Bytes per key slot: k0 ‖ k1. */
-const SLOT_SIZE = 16;
-
-/** @internal The module (undefined where JavaScript serves); tests scan its memory. */
-export const wasmSipHash = kernelLoader<SipHashExports>(WASM_BASE64, SLOT_SIZE);
-
-/**
- * The module, with views of its memory kept across calls: the hash-table path is a few dozen
- * nanoseconds, and re-reading `memory.buffer` each time would show. A memory growth detaches the
- * views (their length drops to 0), and they are made again.
- */
-class SipWasm {
-  readonly kernels: WasmKernels<SipHashExports>;
-  readonly exports: SipHashExports;
-  readonly key: number;
-  readonly state: number;
-  readonly msg: number;
-  readonly out: number;
-  readonly capacity: number;
-
-  constructor(kernels: WasmKernels<SipHashExports>) {
-    this.kernels = kernels;
-    this.exports = kernels.exports;
-    this.key = kernels.exports.KEY.value;
-    this.state = kernels.exports.STATE.value;
-    this.msg = kernels.msg;
-    this.out = kernels.out;
-    this.capacity = kernels.msgCapacity;
-  }
-
-  bytes(): Uint8Array {
-    return this.kernels.bytes();
-  }
-
-  words(): Int32Array {
-    return this.kernels.words();
-  }
-
-  /** Copies message[from..from + n) to MSG + at. A loop beats `set` for the short keys of hash tables. */
-  put(message: Uint8Array, from: number, n: number, at: number): void {
-    const memory = this.bytes();
-    const to = this.msg + at;
-    if (n <= 32) for (let i = 0; i < n; i++) memory[to + i] = message[from + i];
-    else
-      memory.set(
-        from === 0 && n === message.length ? message : message.subarray(from, from + n),
-        to,
-      );
-  }
-
-  /** SipHash-c-d of `message` under the key at `key` into OUT. The kernel zeroes MSG as it reads. */
-  hash(key: number, message: Uint8Array, c: number, d: number, wide: number): void {
-    const n = message.length;
-    const exports = this.exports;
-    if (n <= this.capacity) {
-      this.put(message, 0, n, 0);
-      exports.siphash(key, n, c, d, wide);
-      return;
-    }
-    // Longer than MSG: whole MSG-sized chunks (a multiple of 8), then the rest with the tail.
-    const state = this.state;
-    exports.sip_init(state, key, wide);
-    let o = 0;
-    for (; n - o > this.capacity; o += this.capacity) {
-      this.put(message, o, this.capacity, 0);
-      exports.sip_absorb(state, this.capacity, c);
-    }
-    this.put(message, o, n - o, 0);
-    exports.sip_finish(state, n - o, n & 0xff, c, d, wide);
-  }
-
-  /** Copies the `length`-byte result from OUT into `out` and zeroes OUT. */
-  takeOut(out: Uint8Array, length: number): void {
-    const memory = this.bytes();
-    const at = this.out;
-    for (let i = 0; i < length; i++) {
-      out[i] = memory[at + i];
-      memory[at + i] = 0;
-    }
-  }
-
-  /** The 64-bit result from OUT as [low, high] into `halves`; OUT is zeroed. */
-  takeHalves(halves: Uint32Array): void {
-    const words = this.words();
-    const at = this.out >> 2;
-    halves[0] = words[at];
-    halves[1] = words[at + 1];
-    words[at] = 0;
-    words[at + 1] = 0;
-  }
-
-  /** Copies a stream's state (little-endian words) into STATE. */
-  loadState(v: Int32Array): void {
-    const words = this.words();
-    const base = this.state >> 2;
-    for (let i = 0; i < 8; i++) words[base + i] = v[i];
-  }
-
-  /** Copies STATE back into a stream's state and zeroes it. */
-  saveState(v: Int32Array): void {
-    const words = this.words();
-    const base = this.state >> 2;
-    for (let i = 0; i < 8; i++) {
-      v[i] = words[base + i];
-      words[base + i] = 0;
-    }
-  }
-
-  /** `hash` under key bytes (k0 ‖ k1) written to the one-shot key area, wiped after. */
-  hashUnderKey(key: Uint8Array, message: Uint8Array, c: number, d: number, wide: number): void {
-    const memory = this.bytes();
-    for (let i = 0; i < 16; i++) memory[this.key + i] = key[i];
-    this.hash(this.key, message, c, d, wide);
-    this.clearKey();
-  }
-
-  /** Zeroes the one-shot key area. */
-  clearKey(): void {
-    const words = this.words();
-    const base = this.key >> 2;
-    for (let i = 0; i < 4; i++) words[base + i] = 0;
-  }
-}
-
-redactKeyMaterial(SipWasm);
-
-/**
- * The WebAssembly kernel, or undefined where it cannot serve (see engine/wasm.ts). One-call hashes
- * use it at every length: measured against the JavaScript kernel in one process on Node 20, it
- * took 0.5-0.75 of the time from 0 bytes on (8-16 B: the wasm call and the copies into its
- * memory cost less than the 32-bit-halves arithmetic saves), 0.4 at 64 B.
- */
-const loadSipWasm = wrappedLoader(wasmSipHash, (kernels) => new SipWasm(kernels));
-
 // --- the kernel ----------------------------------------------------------------------------------
 
-/** SipHash-c-d under one key: the initialized state is computed once. */
-export class SipHashKernel implements MacKernel {
+/**
+ * One SipHash-c-d key, the values every backend starts from: the parameters, and the initialized
+ * state (section 2.1) as (high, low) pairs, from which the key words are recovered for a slot.
+ */
+export class SipKey {
   readonly outputLength: number;
   readonly c: number;
   readonly d: number;
+  /** 1 for the 128-bit output (the kernels' `wide` flag), else 0. */
+  readonly wide: number;
   private readonly initial = new Int32Array(8);
-  /** Work state and last-word buffer of the JavaScript kernel, made on its first use. */
-  private jsWork: { v: SipState; tail: Uint8Array } | undefined;
-  /** This key's slot in the WebAssembly memory (0: none yet). */
-  private slot = 0;
-  private wasmCalls = 0;
+  /** The last-word buffer of the JavaScript kernel. */
+  private readonly tail = new Uint8Array(8);
 
   constructor(key: Uint8Array, c: number, d: number, outputLength: 8 | 16) {
     this.c = c;
     this.d = d;
     this.outputLength = outputLength;
+    this.wide = outputLength === 16 ? 1 : 0;
     const k0l = le32(key, 0);
     const k0h = le32(key, 4);
     const k1l = le32(key, 8);
@@ -283,7 +128,7 @@ export class SipHashKernel implements MacKernel {
     v[7] = k1l ^ 0x79746573;
   }
 
-  /** @internal Absorbs one 64-bit little-endian word m = (high, low). */
+  /** Absorbs one 64-bit little-endian word m = (high, low). */
   word(v: SipState, high: number, low: number): void {
     v[6] ^= high;
     v[7] ^= low;
@@ -292,12 +137,12 @@ export class SipHashKernel implements MacKernel {
     v[1] ^= low;
   }
 
-  /** @internal Absorbs data[0..end), then the last word carrying `totalLength` mod 256. */
+  /** Absorbs data[0..end), then the last word carrying `totalLength` mod 256. */
   absorbAll(v: SipState, data: Uint8Array, end: number, totalLength: number): void {
     let o = 0;
     for (; o + 8 <= end; o += 8) this.word(v, le32(data, o + 4), le32(data, o));
     // Last word: the remaining bytes, with the length mod 256 in the top byte.
-    const tail = this.work().tail;
+    const tail = this.tail;
     tail.fill(0);
     for (let i = 0; o + i < end; i++) tail[i] = data[o + i];
     tail[7] = totalLength & 0xff;
@@ -305,7 +150,7 @@ export class SipHashKernel implements MacKernel {
     tail.fill(0);
   }
 
-  /** @internal Finalization (section 2.1): 64 bits, or 128 bits for the SipHash-128 variant. */
+  /** Finalization (section 2.1): 64 bits, or 128 bits for the SipHash-128 variant. */
   finalize(v: SipState, out: Uint8Array): void {
     v[5] ^= this.outputLength === 16 ? 0xee : 0xff;
     sipRounds(v, this.d);
@@ -318,8 +163,17 @@ export class SipHashKernel implements MacKernel {
     v.fill(0);
   }
 
+  /** The 64-bit finalization as halves: halves[0] low, halves[1] high. */
+  finalizeHalves(v: SipState, halves: Uint32Array): void {
+    v[5] ^= 0xff;
+    sipRounds(v, this.d);
+    halves[0] = v[1] ^ v[3] ^ v[5] ^ v[7];
+    halves[1] = v[0] ^ v[2] ^ v[4] ^ v[6];
+    v.fill(0);
+  }
+
   /** k0 ‖ k1 as little-endian words at byte offset `at`, recovered from the initial state. */
-  private writeKey(words: Int32Array, at: number): void {
+  writeKey(words: Int32Array, at: number): void {
     const v = this.initial;
     const i = at >> 2;
     words[i] = v[1] ^ 0x70736575;
@@ -328,77 +182,146 @@ export class SipHashKernel implements MacKernel {
     words[i + 3] = v[2] ^ 0x646f7261;
   }
 
-  private work(): { v: SipState; tail: Uint8Array } {
-    if (this.jsWork === undefined) this.jsWork = { v: new Int32Array(8), tail: new Uint8Array(8) };
-    return this.jsWork;
+  /** Copies the initial state into `v`. */
+  initInto(v: SipState): SipState {
+    v.set(this.initial);
+    return v;
   }
 
-  /** @internal The state the JavaScript kernel starts from, as (high, low) pairs. */
+  /** A copy of the initial state, (high, low) pairs. */
   initialState(): Int32Array {
     return this.initial.slice();
   }
 
-  /**
-   * Runs the WebAssembly kernel over `message`, leaving the result in OUT. The key goes to a slot
-   * from the second call on; a one-shot `siphash24(key).tag(msg)` is cheaper without one.
-   */
-  private wasmHash(wasm: SipWasm, message: Uint8Array): void {
-    const wide = this.outputLength === 16 ? 1 : 0;
-    let key = this.slot;
-    if (key === 0 && this.wasmCalls++ > 0) {
-      // 0 when every slot is taken (MAX_LIVE_SLOTS): the module's transient key serves.
-      key = this.slot = wasm.kernels.allocate(this);
-      if (key !== 0) this.writeKey(wasm.words(), key);
+  wipe(): void {
+    this.initial.fill(0);
+    this.tail.fill(0);
+  }
+}
+
+redactKeyMaterial(SipKey);
+
+/** SipHash under one key on one backend. */
+interface SipCore {
+  compute(message: Uint8Array, out: Uint8Array): void;
+  /** The 64-bit result's halves into halves[0] (low) and halves[1] (high). */
+  computeHalves(message: Uint8Array, halves: Uint32Array): void;
+  wipe(): void;
+}
+
+/** The JavaScript kernel: 64-bit words as (high, low) pairs. */
+class JsSip implements SipCore {
+  private readonly key: SipKey;
+  private readonly v = new Int32Array(8);
+
+  constructor(key: SipKey) {
+    this.key = key;
+  }
+
+  compute(message: Uint8Array, out: Uint8Array): void {
+    const v = this.key.initInto(this.v);
+    this.key.absorbAll(v, message, message.length, message.length);
+    this.key.finalize(v, out);
+  }
+
+  computeHalves(message: Uint8Array, halves: Uint32Array): void {
+    const v = this.key.initInto(this.v);
+    this.key.absorbAll(v, message, message.length, message.length);
+    this.key.finalizeHalves(v, halves);
+  }
+
+  wipe(): void {
+    this.v.fill(0);
+  }
+}
+
+redactKeyMaterial(JsSip);
+
+/**
+ * The WebAssembly kernel. The key goes to a slot from the second call on; a one-shot
+ * `siphash24(key).tag(msg)` is cheaper through the module's one-shot key area, wiped after.
+ */
+class WasmSip implements SipCore {
+  private readonly wasm: SipWasm;
+  private readonly key: SipKey;
+  /** This key's slot in the module's memory (0: none yet). */
+  private slot = 0;
+  private calls = 0;
+
+  constructor(wasm: SipWasm, key: SipKey) {
+    this.wasm = wasm;
+    this.key = key;
+  }
+
+  /** Runs the kernel over `message`, leaving the result in OUT. */
+  private hash(message: Uint8Array): void {
+    const { wasm, key } = this;
+    let slot = this.slot;
+    if (slot === 0 && this.calls++ > 0) {
+      // 0 when every slot is taken (MAX_LIVE_SLOTS): the module's one-shot key area serves.
+      slot = this.slot = wasm.kernels.allocate(this);
+      if (slot !== 0) key.writeKey(wasm.words(), slot);
     }
-    if (key !== 0) {
-      wasm.hash(key, message, this.c, this.d, wide);
+    if (slot !== 0) {
+      wasm.hash(slot, message, key.c, key.d, key.wide);
       return;
     }
-    this.writeKey(wasm.words(), wasm.key);
-    wasm.hash(wasm.key, message, this.c, this.d, wide);
+    key.writeKey(wasm.words(), wasm.key);
+    wasm.hash(wasm.key, message, key.c, key.d, key.wide);
     wasm.clearKey();
   }
 
-  compute(message: Bytes, out: Bytes): void {
+  compute(message: Uint8Array, out: Uint8Array): void {
+    this.hash(message);
+    this.wasm.takeOut(out, this.key.outputLength);
+  }
+
+  computeHalves(message: Uint8Array, halves: Uint32Array): void {
+    this.hash(message);
+    this.wasm.takeHalves(halves);
+  }
+
+  wipe(): void {
+    if (this.slot !== 0) this.wasm.kernels.release(this.slot, this);
+    this.slot = 0;
+  }
+}
+
+redactKeyMaterial(WasmSip);
+
+/**
+ * SipHash-c-d under one key: the initialized state is computed once, and the backend chosen once:
+ * the WebAssembly kernel wherever it loads (measured against the JavaScript kernel in one process
+ * on Node 20, it took 0.5-0.75 of the time from 0 bytes on, 0.4 at 64 B), else JavaScript.
+ */
+export class SipHashKernel implements MacKernel {
+  readonly outputLength: number;
+  private readonly key: SipKey;
+  private readonly core: SipCore;
+
+  constructor(key: Uint8Array, c: number, d: number, outputLength: 8 | 16) {
+    this.outputLength = outputLength;
+    this.key = new SipKey(key, c, d, outputLength);
     const wasm = loadSipWasm();
-    if (wasm !== undefined) {
-      this.wasmHash(wasm, message);
-      wasm.takeOut(out, this.outputLength);
-      return;
-    }
-    const v = this.work().v;
-    v.set(this.initial);
-    this.absorbAll(v, message, message.length, message.length);
-    this.finalize(v, out);
+    this.core = wasm === undefined ? new JsSip(this.key) : new WasmSip(wasm, this.key);
+  }
+
+  compute(message: Bytes, out: Bytes): void {
+    this.core.compute(message, out);
   }
 
   /** The 64-bit result's halves into halves[0] (low) and halves[1] (high); 64-bit output only. */
   computeHalves(message: Uint8Array, halves: Uint32Array): void {
-    const wasm = loadSipWasm();
-    if (wasm !== undefined) {
-      this.wasmHash(wasm, message);
-      wasm.takeHalves(halves);
-      return;
-    }
-    const v = this.work().v;
-    v.set(this.initial);
-    this.absorbAll(v, message, message.length, message.length);
-    v[5] ^= 0xff;
-    sipRounds(v, this.d);
-    halves[0] = v[1] ^ v[3] ^ v[5] ^ v[7];
-    halves[1] = v[0] ^ v[2] ^ v[4] ^ v[6];
-    v.fill(0);
+    this.core.computeHalves(message, halves);
   }
 
   start(): MacKernelState {
-    return new SipStream(this);
+    return new SipStream(this.key);
   }
 
   wipe(): void {
-    this.initial.fill(0);
-    this.jsWork?.v.fill(0);
-    if (this.slot !== 0) (loadSipWasm() as SipWasm).kernels.release(this.slot, this);
-    this.slot = 0;
+    this.core.wipe();
+    this.key.wipe();
   }
 }
 
@@ -417,7 +340,7 @@ const STREAM_WASM_FROM = 128;
  * then in WebAssembly, its state kept here and copied into STATE (and zeroed there) per update.
  */
 class SipStream implements MacKernelState {
-  private readonly kernel: SipHashKernel;
+  private readonly kernel: SipKey;
   /** v0..v3: (high, low) pairs while in JavaScript, then little-endian (low, high) words. */
   private readonly v: SipState;
   private readonly pending = new Uint8Array(8);
@@ -425,7 +348,7 @@ class SipStream implements MacKernelState {
   private total = 0;
   private wasm: SipWasm | undefined;
 
-  constructor(kernel: SipHashKernel) {
+  constructor(kernel: SipKey) {
     this.kernel = kernel;
     this.v = kernel.initialState();
   }
@@ -504,7 +427,7 @@ class SipStream implements MacKernelState {
         this.total & 0xff,
         kernel.c,
         kernel.d,
-        kernel.outputLength === 16 ? 1 : 0,
+        kernel.wide,
       );
       wasm.takeOut(out, kernel.outputLength);
     }
@@ -545,6 +468,8 @@ function sipAlgorithm(name: SipName, c: number, d: number, outputLength: 8 | 16)
       maximum: outputLength,
       basis: outputLength === 8 ? SHORT_TAG_BASIS : "RFC 2104 section 5: at least 80 bits",
     },
+    // The kernel copies or derives what it keeps (see MacAlgorithm.copiesKey).
+    copiesKey: true,
     createKernel: (key) => new SipHashKernel(key, c, d, outputLength),
   };
 }

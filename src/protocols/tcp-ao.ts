@@ -12,7 +12,6 @@
  * preallocated block buffer into the hash (or the CMAC chain), so the caller's segment is never
  * copied whole, changed, or sliced.
  */
-import { newPackedBlock, type PackedBlock } from "../cipher/aes.js";
 import { assertBytes, assertInteger, type Bytes, copyBytes } from "../core/bytes.js";
 import { equal } from "../core/equal.js";
 import { KeyedError } from "../core/errors.js";
@@ -20,7 +19,7 @@ import { MIN_KEY_LENGTH } from "../core/mac.js";
 import { checkOptions, describeType } from "../core/options.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { refuse, type Verdict } from "../core/result.js";
-import type { HashFunction, HashState } from "../hash/hash.js";
+import type { HashFunction } from "../hash/hash.js";
 import { HASH_FUNCTIONS } from "../hash/index.js";
 import { aesCmacPrf128, CmacKernel } from "../mac/cmac.js";
 import { HmacKernel } from "../mac/hmac.js";
@@ -412,113 +411,17 @@ const CHECK_MAC_LENGTH: TcpAoCheck = Object.freeze(
 const CHECK_MISMATCH: TcpAoCheck = Object.freeze(refuse("mac_mismatch", "MAC mismatch"));
 
 /**
- * Where the MAC input goes, one block at a time. The last block is held back until the end,
- * since CMAC treats it apart (SP 800-38B 6.2).
+ * The MAC of one traffic key: HMAC or AES-CMAC through its kernel (WebAssembly for short inputs,
+ * node:crypto from the crossover on), over the MAC input assembled in one buffer.
  */
-interface BlockSink {
-  readonly blockLength: number;
+interface SegmentKernel {
   readonly outputLength: number;
-  /** A full block that is not the last. */
-  block(data: Uint8Array): void;
-  /** The last `count` bytes (1 to blockLength) of the input; writes the full MAC to `out`. */
-  finish(data: Uint8Array, count: number, out: Uint8Array): void;
+  compute(message: Bytes, out: Bytes): void;
   wipe(): void;
 }
 
-/**
- * HMAC (RFC 2104) over prepared hash states, as HmacKernel keeps them, fed by whole blocks: the
- * short last block goes through a view made once, so nothing is allocated per segment.
- */
-class HmacSink implements BlockSink {
-  readonly blockLength: number;
-  readonly outputLength: number;
-  private readonly inner: HashState;
-  private readonly outer: HashState;
-  private readonly work: HashState;
-  private readonly innerDigest: Uint8Array;
-  /** tails[n] is a view of the first n bytes of the staging buffer. */
-  private tails: Uint8Array[] = [];
-  private started = false;
-
-  constructor(hash: HashFunction, key: Bytes) {
-    this.blockLength = hash.blockLength;
-    this.outputLength = hash.outputLength;
-    // The traffic key is never longer than a block here, so it is only zero-padded (RFC 2104 2).
-    const pad = new Uint8Array(hash.blockLength);
-    pad.set(key);
-    for (let i = 0; i < pad.length; i++) pad[i] ^= 0x36;
-    this.inner = hash.create().update(pad);
-    for (let i = 0; i < pad.length; i++) pad[i] ^= 0x36 ^ 0x5c;
-    this.outer = hash.create().update(pad);
-    pad.fill(0);
-    this.work = hash.create();
-    this.work.wipe();
-    this.innerDigest = new Uint8Array(hash.outputLength);
-  }
-
-  bind(staging: Uint8Array): void {
-    this.tails = Array.from({ length: staging.length + 1 }, (_, n) => staging.subarray(0, n));
-  }
-
-  private begin(): void {
-    if (!this.started) {
-      this.inner.copyTo(this.work);
-      this.started = true;
-    }
-  }
-
-  block(data: Uint8Array): void {
-    this.begin();
-    this.work.update(data);
-  }
-
-  finish(_data: Uint8Array, count: number, out: Uint8Array): void {
-    this.begin();
-    this.started = false;
-    const work = this.work;
-    work.update(this.tails[count]);
-    work.digestInto(this.innerDigest);
-    this.outer.copyTo(work).update(this.innerDigest).digestInto(out);
-    this.innerDigest.fill(0);
-  }
-
-  wipe(): void {
-    this.inner.wipe();
-    this.outer.wipe();
-    this.work.wipe();
-    this.innerDigest.fill(0);
-  }
-}
-
-redactKeyMaterial(HmacSink, (k) => ({ blockLength: k.blockLength }));
-
-/** AES-CMAC (RFC 4493) through CmacKernel's block interface: the chain stays packed. */
-class CmacSink implements BlockSink {
-  readonly blockLength = 16;
-  readonly outputLength = 16;
-  private readonly kernel: CmacKernel;
-  private readonly chain: PackedBlock = newPackedBlock();
-
-  constructor(key: Bytes) {
-    this.kernel = new CmacKernel(key);
-  }
-
-  block(data: Uint8Array): void {
-    this.kernel.absorb(this.chain, data, 0);
-  }
-
-  finish(data: Uint8Array, count: number, out: Uint8Array): void {
-    // finishInto pads a partial block, applies K1 or K2, and zeroes the chain for the next use.
-    this.kernel.finishInto(this.chain, data, 0, count, out);
-  }
-
-  wipe(): void {
-    this.kernel.wipe();
-    this.chain.fill(0);
-  }
-}
-
-redactKeyMaterial(CmacSink);
+/** At most this many distinct input lengths keep a view of the input buffer (then it starts over). */
+const MAX_VIEWS = 64;
 
 /**
  * A prepared TCP-AO traffic key: MACs, signs and checks segments with no allocation per segment.
@@ -531,8 +434,14 @@ export class TcpAoMac {
   readonly macLength: number;
   /** Whether options other than TCP-AO are left out of the MAC (RFC 5925 3.1). */
   readonly excludeOptions: boolean;
-  private readonly sink: BlockSink;
-  private readonly staging: Uint8Array;
+  private readonly kernel: SegmentKernel;
+  /**
+   * The MAC input of RFC 5925 5.1, assembled here (grown on demand), and views of its first n
+   * bytes by length n, made once per length: a segment's MAC is one kernel call with no allocation
+   * per segment once its length has been seen.
+   */
+  private input = new Uint8Array(2048);
+  private readonly views = new Map<number, Uint8Array>();
   private fill = 0;
   /** The full PRF output before truncation. */
   private readonly full: Uint8Array;
@@ -561,17 +470,9 @@ export class TcpAoMac {
     this.macLength = spec.macLength;
     this.excludeOptions = exclude;
     const key = copyBytes(trafficKey);
-    if (spec.hash === undefined) {
-      this.sink = new CmacSink(key);
-      this.staging = new Uint8Array(16);
-    } else {
-      const sink = new HmacSink(spec.hash, key);
-      this.staging = new Uint8Array(spec.hash.blockLength);
-      sink.bind(this.staging);
-      this.sink = sink;
-    }
+    this.kernel = spec.hash === undefined ? new CmacKernel(key) : new HmacKernel(spec.hash, key);
     key.fill(0);
-    this.full = new Uint8Array(this.sink.outputLength);
+    this.full = new Uint8Array(this.kernel.outputLength);
     this.expected = new Uint8Array(spec.macLength);
     this.received = new Uint8Array(spec.macLength);
   }
@@ -646,8 +547,9 @@ export class TcpAoMac {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    this.sink.wipe();
-    this.staging.fill(0);
+    this.kernel.wipe();
+    this.input.fill(0);
+    this.views.clear();
     this.full.fill(0);
   }
 
@@ -672,8 +574,15 @@ export class TcpAoMac {
     }
   }
 
-  /** Runs the MAC input of RFC 5925 5.1 through the sink; the full output lands in `this.full`. */
+  /** The MAC of the input of RFC 5925 5.1, assembled in `this.input`; the full output in `this.full`. */
   private computeInto(input: TcpAoSegment, segment: Bytes): void {
+    // SNE, pseudo-header (at most 4 + 40 bytes), the segment: room for all of it.
+    const needed = 44 + segment.length;
+    if (this.input.length < needed) {
+      this.input.fill(0);
+      this.input = new Uint8Array(Math.max(needed, 2 * this.input.length));
+      this.views.clear();
+    }
     const ao = this.found[0];
     const dataOffset = this.found[1];
     const aoEnd = ao + 4 + this.macLength;
@@ -695,30 +604,46 @@ export class TcpAoMac {
       this.put(0);
       this.put(TCP_PROTOCOL);
     }
-    // 3. The TCP header with the checksum zeroed (bytes 16-17), then the options.
-    this.putRange(segment, 0, 16);
-    this.put(0);
-    this.put(0);
-    this.putRange(segment, 18, TCP_HEADER_LENGTH);
     if (this.excludeOptions) {
+      // 3. The TCP header with the checksum zeroed (bytes 16-17), the TCP-AO option alone with
+      // its MAC zeroed, then 4. the payload.
+      this.putRange(segment, 0, 16);
+      this.put(0);
+      this.put(0);
+      this.putRange(segment, 18, TCP_HEADER_LENGTH);
       this.putRange(segment, ao, ao + 4);
+      for (let i = 0; i < this.macLength; i++) this.put(0);
+      this.putRange(segment, dataOffset, segment.length);
     } else {
-      this.putRange(segment, TCP_HEADER_LENGTH, ao + 4);
+      // 3-4. The whole segment in one copy (the caller's array itself: no view made), then its
+      // checksum (bytes 16-17) and the MAC field zeroed in place.
+      const at = this.fill;
+      const buffer = this.input;
+      buffer.set(segment, at);
+      buffer[at + 16] = 0;
+      buffer[at + 17] = 0;
+      for (let i = ao + 4; i < aoEnd; i++) buffer[at + i] = 0;
+      this.fill = at + segment.length;
     }
-    for (let i = 0; i < this.macLength; i++) this.put(0);
-    if (!this.excludeOptions) this.putRange(segment, aoEnd, dataOffset);
-    // 4. The payload.
-    this.putRange(segment, dataOffset, segment.length);
-    this.sink.finish(this.staging, this.fill, this.full);
+    const length = this.fill;
     this.fill = 0;
+    // The input is the segment and its addresses, all public (on the wire): kept until the next.
+    this.kernel.compute(this.viewOf(length), this.full);
+  }
+
+  /** input[0 .. length), one view per length (see `views`). */
+  private viewOf(length: number): Uint8Array {
+    let view = this.views.get(length);
+    if (view === undefined) {
+      if (this.views.size >= MAX_VIEWS) this.views.clear();
+      view = this.input.subarray(0, length);
+      this.views.set(length, view);
+    }
+    return view;
   }
 
   private put(byte: number): void {
-    if (this.fill === this.staging.length) {
-      this.sink.block(this.staging);
-      this.fill = 0;
-    }
-    this.staging[this.fill++] = byte;
+    this.input[this.fill++] = byte;
   }
 
   private putUint32(value: number): void {
@@ -729,17 +654,10 @@ export class TcpAoMac {
   }
 
   private putRange(data: Uint8Array, start: number, end: number): void {
-    const staging = this.staging;
-    const size = staging.length;
+    // A loop, not set(subarray): a view per segment would be an allocation per segment.
+    const input = this.input;
     let fill = this.fill;
-    while (start < end) {
-      if (fill === size) {
-        this.sink.block(staging);
-        fill = 0;
-      }
-      const stop = Math.min(end, start + size - fill);
-      while (start < stop) staging[fill++] = data[start++];
-    }
+    while (start < end) input[fill++] = data[start++];
     this.fill = fill;
   }
 }

@@ -306,13 +306,23 @@ describe("destroy()", () => {
   });
   it("overwrites the key-derived state with zeros", () => {
     const m = mac("hmac-sha512", key) as PreparedMac;
-    // The hash states are made when a second message needs them (a first one may go to node:crypto).
+    // The key-derived values are made when a second message needs them (a first one may go to
+    // node:crypto): the pad blocks on every backend, and the hash states where keyed's own
+    // kernels compute (node:crypto's one-shot hashes start from the pad blocks alone).
     m.tag(message);
     m.tag(message);
-    const kernel = m.kernel as unknown as {
-      states: Record<"inner" | "outer", { state: Int32Array }>;
+    const { material } = m.kernel as unknown as {
+      material: {
+        padded: Record<"inner" | "outer", Uint8Array>;
+        prepared?: Record<"inner" | "outer", { state: Int32Array }>;
+      };
     };
-    const words = () => [...kernel.states.inner.state, ...kernel.states.outer.state];
+    const words = () => [
+      ...material.padded.inner,
+      ...material.padded.outer,
+      ...(material.prepared?.inner.state ?? []),
+      ...(material.prepared?.outer.state ?? []),
+    ];
     assert.ok(words().some((w) => w !== 0));
     m.destroy();
     assert.ok(words().every((w) => w === 0));
@@ -397,5 +407,37 @@ describe("the contract with other kernel shapes", () => {
     const out = new Uint8Array(32);
     kernel.compute(message, out);
     assert.deepEqual(out, nodeTag(message, new Uint8Array(0)));
+  });
+});
+
+describe("kernels that copy the key (MacAlgorithm.copiesKey)", () => {
+  it("every algorithm keeps no reference to the caller's key: changing it later changes no tag", () => {
+    const message = Uint8Array.from({ length: 70 }, (_, i) => i);
+    for (const name of macNames()) {
+      const info = macInfo(name);
+      const options = info.tagLength < 10 ? { allowShortTags: true } : undefined;
+      const original = Uint8Array.from(
+        { length: info.keyLength ?? 32 },
+        (_, i) => (i * 13 + 5) & 255,
+      );
+      if (info.oneTime) {
+        const key = original.slice();
+        const m = mac(name, key);
+        key.fill(0xaa);
+        assert.deepEqual(m.tag(message), mac(name, original).tag(message), name);
+        continue;
+      }
+      // Nonce MACs draw a fresh nonce per tag: each tag is checked under an unchanged key.
+      const reference = mac(name, original, options);
+      const key = original.slice();
+      const m = mac(name, key, options);
+      // Changed after mac() and after each use: kernels key up lazily (second message, streams).
+      for (let use = 0; use < 3; use++) {
+        key.fill(0xaa ^ use);
+        assert.ok(reference.verify(message, m.tag(message)), `${name}: use ${use}`);
+      }
+      key.fill(0x55);
+      assert.ok(reference.verify(message, m.stream().update(message).digest()), `${name}: stream`);
+    }
   });
 });

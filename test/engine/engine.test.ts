@@ -75,7 +75,7 @@ describe("engine", () => {
 
 describe("wasm backend", () => {
   it("wipes key material from WebAssembly memory on destroy", async () => {
-    const { wasmHmac, SLOT_SIZE } = await import("../../src/engine/wasm.js");
+    const { wasmHmac, HMAC_SLOT_SIZE: SLOT_SIZE } = await import("../../src/engine/wasm-hmac.js");
     const wasm = wasmHmac();
     // KEYED_BACKEND=js has no wasm memory to scan; KEYED_BACKEND=native never loads a key slot.
     if (wasm === undefined || FORCED_BACKEND === "native") return;
@@ -84,8 +84,8 @@ describe("wasm backend", () => {
     // The key slot is set up on the second short message (one-shot use stays cheap).
     m.tag(new Uint8Array(16));
     m.tag(new Uint8Array(16));
-    const kernel = (m as unknown as { kernel: { slot: number } }).kernel;
-    const slot = kernel.slot;
+    const kernel = (m as unknown as { kernel: { core: { ownSlot: number } } }).kernel;
+    const slot = kernel.core.ownSlot;
     const memory = wasm.bytes();
     const slotBytes = memory.slice(slot, slot + 64);
     assert.ok(

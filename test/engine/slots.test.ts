@@ -18,12 +18,12 @@ function child(body: string): Record<string, number> {
   const script = `
     import { createHmac, createCipheriv } from "node:crypto";
     import { mac } from ${JSON.stringify(src("index.ts"))};
-    import { wasmHmac } from ${JSON.stringify(src("engine/wasm.ts"))};
+    import { wasmHmac } from ${JSON.stringify(src("engine/wasm-hmac.ts"))};
     import { wasmBlake3 } from ${JSON.stringify(src("engine/wasm-blake3.ts"))};
     import { wasmAes } from ${JSON.stringify(src("engine/wasm-aes.ts"))};
     import { wasmKeccak } from ${JSON.stringify(src("engine/wasm-keccak.ts"))};
-    import { wasmPoly1305 } from ${JSON.stringify(src("mac/poly1305.ts"))};
-    import { wasmSipHash } from ${JSON.stringify(src("mac/siphash.ts"))};
+    import { wasmPoly1305 } from ${JSON.stringify(src("engine/wasm-poly1305.ts"))};
+    import { wasmSipHash } from ${JSON.stringify(src("engine/wasm-siphash.ts"))};
     const keyOf = (i, n) => { const k = new Uint8Array(n).fill(0x5a); new DataView(k.buffer).setUint32(0, i); return k; };
     const msg = new Uint8Array(100).fill(3);
     const hex = (b) => Buffer.from(b).toString("hex");

@@ -89,7 +89,7 @@ describe("BLAKE3 WebAssembly backend: key material", () => {
     const long = message(200_000, 3);
     // First message: the transient state; then the key's own slot; then a stream's slot.
     const tags = [m.tag(message(16)), m.tag(long), m.tag(message(3000))];
-    const kernel = (m as unknown as { kernel: { slot: number } }).kernel;
+    const kernel = (m as unknown as { kernel: { core: { slot: number } } }).kernel.core;
     const memory = wasm.kernels.bytes();
     const slotKey = memory.slice(kernel.slot, kernel.slot + 32);
     assert.deepEqual(slotKey, key, "the slot holds the key words (little-endian: the key)");

@@ -9,8 +9,9 @@ import { execFileSync } from "node:child_process";
 import { createCipheriv } from "node:crypto";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { ChaCha20, wasmChaCha20 } from "../../src/cipher/chacha20.js";
+import { ChaCha20 } from "../../src/cipher/chacha20.js";
 import { FORCED_BACKEND } from "../../src/engine/native.js";
+import { wasmChaCha20 } from "../../src/engine/wasm-chacha20.js";
 import { chacha20, chacha20poly1305, hchacha20 } from "../../src/hazmat.js";
 import { throwsKeyed, toHex } from "../helpers.js";
 

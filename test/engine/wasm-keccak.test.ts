@@ -303,7 +303,7 @@ describe("wiping the kernel's memory", () => {
     assert.equal(find(key), -1, "the key is not left in MSG after the first use");
     // Second use: the key slot is set up.
     m.tag(new Uint8Array(16));
-    const slot = (m as unknown as { kernel: { slot: number } }).kernel.slot;
+    const slot = (m as unknown as { kernel: { core: { slot: number } } }).kernel.core.slot;
     assert.ok(slot >= wasm!.exports.SLOTS.value);
     const keyed = wasm!.bytes().slice(slot, slot + KECCAK_STATE_BYTES);
     assert.ok(

@@ -11,9 +11,9 @@ import { before, describe, it } from "node:test";
 import fc from "fast-check";
 import sodium from "libsodium-wrappers-sumo";
 import { FORCED_BACKEND } from "../../src/engine/native.js";
+import { wasmSipHash } from "../../src/engine/wasm-siphash.js";
 import { siphash } from "../../src/hazmat.js";
 import { mac, siphash13, siphash24 } from "../../src/index.js";
-import { wasmSipHash } from "../../src/mac/siphash.js";
 import { toHex } from "../helpers.js";
 
 type Words = { h: number; l: number };
@@ -162,7 +162,7 @@ describe("wasm SipHash memory", () => {
     // The first call uses the one-shot key area, the second puts the key in a slot.
     m.tag(new Uint8Array(16), out);
     m.hashHalves(new Uint8Array(9));
-    const slot = (m as unknown as { kernel: { slot: number } }).kernel.slot;
+    const slot = (m as unknown as { kernel: { core: { slot: number } } }).kernel.core.slot;
     assert.ok(slot >= wasm.exports.SLOTS.value, "the key went to a slot");
     assert.deepEqual(wasm.bytes().slice(slot, slot + 16), key, "the slot holds k0 ‖ k1");
     // A stream that moved into wasm, one abandoned there, and a message longer than MSG.

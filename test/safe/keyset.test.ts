@@ -222,7 +222,7 @@ describe("Keyset: rotation", () => {
   });
 
   it("destroy wipes the key from WebAssembly memory and from keyed's JavaScript copies", async (t) => {
-    const { wasmHmac, SLOT_SIZE } = await import("../../src/engine/wasm.js");
+    const { wasmHmac, HMAC_SLOT_SIZE: SLOT_SIZE } = await import("../../src/engine/wasm-hmac.js");
     const wasm = wasmHmac();
     if (wasm === undefined || FORCED_BACKEND === "native") {
       t.skip("no WebAssembly key slots in this backend");
@@ -234,10 +234,14 @@ describe("Keyset: rotation", () => {
     ks.setPrimary(victim);
     for (let i = 0; i < 3; i++) ks.tag(new Uint8Array(16)); // the slot is set up from the second tag
     ks.setPrimary(10);
+    // The kernel's shared key material (mac/hmac.ts HmacKey) and its WebAssembly slot.
     const m = keysetMac(ks, victim) as unknown as {
-      kernel: { slot: number; padded?: { inner: Uint8Array; outer: Uint8Array } };
+      kernel: {
+        material: { padded?: { inner: Uint8Array; outer: Uint8Array } };
+        core: { slot?: { slot: number } };
+      };
     };
-    const slot = m.kernel.slot;
+    const slot = m.kernel.core.slot?.slot ?? 0;
     assert.ok(slot > 0, "the victim key has a wasm slot");
     const slotBytes = wasm.bytes().slice(slot, slot + 64);
     assert.ok(slotBytes.some((b) => b !== 0));
@@ -256,7 +260,7 @@ describe("Keyset: rotation", () => {
       jsCopy.every((b) => b === 0),
       "the keyset's copy",
     );
-    for (const pad of [m.kernel.padded?.inner, m.kernel.padded?.outer]) {
+    for (const pad of [m.kernel.material.padded?.inner, m.kernel.material.padded?.outer]) {
       assert.ok(pad === undefined || pad.every((b) => b === 0), "the kernel's pad blocks");
     }
     assert.equal(keysetMac(ks, victim), undefined);

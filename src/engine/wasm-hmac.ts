@@ -1,0 +1,347 @@
+/**
+ * The HMAC WebAssembly kernels (src/engine/wasm/assembly/hmac.ts): HMAC-SHA-1, -SHA-256/224 and
+ * -SHA-512/384/512-t in one call from a key's prepared inner and outer chaining values, and how a
+ * key gets into them.
+ *
+ * A key's chaining values go into the module's scratch slot for its first message (so a one-shot
+ * tag costs no slot of its own, nor a FinalizationRegistry entry), and into a slot of its own
+ * from its second message on; when every slot is taken (MAX_LIVE_SLOTS) the scratch slot serves
+ * each call. The scratch slot is zeroed after every use.
+ */
+import { redactKeyMaterial } from "../core/redact.js";
+import { WASM_BASE64 as HMAC_WASM } from "./wasm/generated/hmac.js";
+import {
+  type KernelExports,
+  kernelLoader,
+  moveWordsOut,
+  type WasmKernels,
+  wrappedLoader,
+} from "./wasm.js";
+
+export interface HmacExports extends KernelExports {
+  DESC: WebAssembly.Global;
+  hmac_key(slot: number, kind: number): void;
+  hmac_sha1_x4(slot: number, blocks: number): void;
+  hmac_sha256_x4(slot: number, blocks: number, digestLength: number): void;
+  hmac_sha512_x2(slot: number, blocks: number, digestLength: number): void;
+  hmac_sha1(slot: number, length: number): void;
+  hmac_sha256(slot: number, length: number, digestLength: number): void;
+  hmac_sha512(slot: number, length: number, digestLength: number): void;
+}
+
+/** Bytes per HMAC key slot: the inner and outer chaining values of SHA-512 (2 × 64). */
+export const HMAC_SLOT_SIZE = 128;
+
+export type WasmHmacKernels = WasmKernels<HmacExports>;
+
+/** The HMAC module, or undefined where WebAssembly is unavailable or another backend is forced. */
+export const wasmHmac = kernelLoader<HmacExports>(HMAC_WASM, HMAC_SLOT_SIZE);
+
+/** The compression function a hash runs on in the module. */
+export type HmacCompression = "sha1" | "sha256" | "sha512";
+
+const COMPRESSION: Record<string, HmacCompression> = {
+  sha1: "sha1",
+  sha224: "sha256",
+  sha256: "sha256",
+  sha384: "sha512",
+  sha512: "sha512",
+  "sha512-224": "sha512",
+  "sha512-256": "sha512",
+};
+
+/** The module's compression function for a hash name, or undefined (SHA-3 has none here). */
+export function hmacCompression(hash: string): HmacCompression | undefined {
+  return COMPRESSION[hash];
+}
+
+/** The loaded module and its scratch slot. */
+export class WasmHmac {
+  readonly kernels: WasmHmacKernels;
+  readonly exports: HmacExports;
+  readonly msgCapacity: number;
+  /** The slot first messages and slotless keys borrow; zero between calls. */
+  readonly scratch: number;
+  /** The batch kernels' lane descriptors: per lane, a message's offset and length (u32 each). */
+  readonly desc: number;
+
+  constructor(kernels: WasmHmacKernels) {
+    this.kernels = kernels;
+    this.exports = kernels.exports;
+    this.msgCapacity = kernels.msgCapacity;
+    this.scratch = kernels.allocate(this);
+    this.desc = kernels.exports.DESC.value;
+  }
+}
+
+redactKeyMaterial(WasmHmac);
+
+/** The HMAC module with its scratch slot, loaded on first use; undefined where it cannot serve. */
+export const loadWasmHmac = wrappedLoader(wasmHmac, (kernels) => new WasmHmac(kernels));
+
+/**
+ * Where a key's padded blocks come from: K⊕ipad ‖ K⊕opad, the two blocks contiguous at the start
+ * of `pads()` (made on first need).
+ */
+export interface HmacPadSource {
+  pads(): { readonly both: Uint8Array };
+}
+
+/** The module's kind number for each compression function (hmac_key's argument). */
+const KIND: Record<HmacCompression, number> = { sha1: 1, sha256: 2, sha512: 5 };
+
+/**
+ * The batch kernels' shape per compression function: messages per call (SIMD lanes), block and
+ * length-field sizes (FIPS 180-4 5.1), and the stride of the lanes' results in OUT.
+ */
+const BATCH: Record<
+  HmacCompression,
+  { lanes: number; block: number; lengthField: number; stride: number }
+> = {
+  sha1: { lanes: 4, block: 64, lengthField: 8, stride: 32 },
+  sha256: { lanes: 4, block: 64, lengthField: 8, stride: 32 },
+  sha512: { lanes: 2, block: 128, lengthField: 16, stride: 64 },
+};
+
+/** Blocks of a padded message of `length` bytes (the prefix block excluded). */
+function paddedBlocks(length: number, block: number, lengthField: number): number {
+  return Math.floor((length + lengthField) / block) + 1;
+}
+
+/** One HMAC key in the module. */
+export class WasmHmacKey {
+  private readonly wasm: WasmHmac;
+  private readonly compression: HmacCompression;
+  private readonly digestLength: number;
+  /** Gives the key's padded blocks when a slot needs them. */
+  private readonly source: HmacPadSource;
+  /**
+   * The hash's initial value as keyed's TypeScript hashes hold it: 32-bit words for SHA-1 (five)
+   * and SHA-256, (high, low) pairs for SHA-512.
+   */
+  private readonly iv: Int32Array;
+  /** The key's own slot, from its second message on (0: none). */
+  private slot = 0;
+
+  constructor(
+    wasm: WasmHmac,
+    compression: HmacCompression,
+    digestLength: number,
+    iv: Int32Array,
+    source: HmacPadSource,
+  ) {
+    this.wasm = wasm;
+    this.compression = compression;
+    this.digestLength = digestLength;
+    this.iv = iv;
+    this.source = source;
+  }
+
+  /** Messages up to this length go through MSG in one call. */
+  get msgCapacity(): number {
+    return this.wasm.msgCapacity;
+  }
+
+  /**
+   * Sets `slot` up for the key: the initial value into both halves (64-bit little-endian lanes
+   * for SHA-512, from keyed's high, low pairs; WebAssembly memory is little-endian, as are the
+   * platforms Node and browsers run on), the padded blocks into MSG, and hmac_key absorbs them.
+   */
+  private load(slot: number): void {
+    const kernels = this.wasm.kernels;
+    const words = kernels.words();
+    const at = slot >> 2;
+    const iv = this.iv;
+    const half = this.compression === "sha512" ? 16 : 8;
+    if (this.compression === "sha512") {
+      for (let i = 0; i < 16; i += 2) {
+        words[at + i] = iv[i + 1];
+        words[at + i + 1] = iv[i];
+      }
+    } else {
+      for (let i = 0; i < iv.length; i++) words[at + i] = iv[i];
+    }
+    for (let i = 0; i < half; i++) words[at + half + i] = words[at + i];
+    kernels.bytes().set(this.source.pads().both, kernels.msg);
+    this.wasm.exports.hmac_key(slot, KIND[this.compression]);
+  }
+
+  /**
+   * The slot for this call: the key's own, or the scratch slot (loaded now) for a key's first
+   * message (`first`) and when no slot is free.
+   */
+  private acquire(first: boolean): number {
+    if (this.slot !== 0) return this.slot;
+    const wasm = this.wasm;
+    if (!first) {
+      const slot = wasm.kernels.allocate(this);
+      if (slot !== 0) {
+        this.load(slot);
+        this.slot = slot;
+        return slot;
+      }
+    }
+    this.load(wasm.scratch);
+    return wasm.scratch;
+  }
+
+  /**
+   * HMAC of `message` (at most msgCapacity bytes) into out[0..digestLength). `first`: the key's
+   * first message, which may be its only one and so takes no slot of its own.
+   */
+  compute(message: Uint8Array, out: Uint8Array, first: boolean): void {
+    const wasm = this.wasm;
+    const kernels = wasm.kernels;
+    const slot = this.acquire(first);
+    const memory = kernels.bytes();
+    const msg = kernels.msg;
+    const length = message.length;
+    // A loop beats `set`'s call for short messages.
+    if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = message[i];
+    else memory.set(message, msg);
+    const exports = wasm.exports;
+    const digestLength = this.digestLength;
+    if (this.compression === "sha256") exports.hmac_sha256(slot, length, digestLength);
+    else if (this.compression === "sha512") exports.hmac_sha512(slot, length, digestLength);
+    else exports.hmac_sha1(slot, length);
+    const words = kernels.words();
+    moveWordsOut(words, kernels.out, out, 0, digestLength);
+    if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = 0;
+    else memory.fill(0, msg, msg + length);
+    if (slot === wasm.scratch) words.fill(0, slot >> 2, (slot + HMAC_SLOT_SIZE) >> 2);
+  }
+
+  /**
+   * HMAC of messages[i] for every i in `indices` into out[i × digestLength ..), SIMD lanes at a
+   * time: messages with the same number of padded blocks go through one call together (a group
+   * short of a full set of lanes repeats its last message in the spare lanes; a message alone
+   * takes the one-message kernel). Messages too long for a lane's share of MSG go one by one.
+   */
+  computeMany(messages: readonly Uint8Array[], indices: readonly number[], out: Uint8Array): void {
+    const { lanes, block, lengthField } = BATCH[this.compression];
+    const count = indices.length;
+    const laneBytes = Math.floor(this.wasm.msgCapacity / lanes);
+    // Each message's padded block count (0: too long for a lane); sorted by it only when the
+    // batch mixes counts, as keys blocks · 2^24 + position (a Float64Array sorts natively).
+    const counts = new Int32Array(count);
+    let mixed = false;
+    for (let p = 0; p < count; p++) {
+      const blocks = paddedBlocks(messages[indices[p]].length, block, lengthField);
+      counts[p] = blocks * block <= laneBytes ? blocks : 0;
+      if (counts[p] !== counts[0]) mixed = true;
+    }
+    let order: readonly number[] = indices;
+    if (mixed) {
+      const keys = new Float64Array(count);
+      for (let p = 0; p < count; p++) keys[p] = counts[p] * 16777216 + p;
+      keys.sort();
+      const sorted = new Array<number>(count);
+      for (let p = 0; p < count; p++) {
+        const at = keys[p] % 16777216;
+        sorted[p] = indices[at];
+        keys[p] = counts[at];
+      }
+      order = sorted;
+      for (let p = 0; p < count; p++) counts[p] = keys[p];
+    }
+    const slot = this.acquire(false);
+    for (let start = 0; start < count; ) {
+      const blocks = counts[start];
+      let end = start + 1;
+      while (end < count && counts[end] === blocks) end++;
+      for (let p = start; p < end; p += lanes) {
+        const size = Math.min(lanes, end - p);
+        if (blocks === 0 || size === 1) {
+          // Too long for a lane, or alone: the one-message kernel.
+          for (let q = p; q < p + size; q++)
+            this.computeAt(slot, messages[order[q]], out, order[q]);
+        } else {
+          this.lanesOf(slot, messages, order, p, size, blocks, out);
+        }
+      }
+      start = end;
+    }
+    if (slot === this.wasm.scratch)
+      this.wasm.kernels.words().fill(0, slot >> 2, (slot + HMAC_SLOT_SIZE) >> 2);
+  }
+
+  /**
+   * One message (at most msgCapacity bytes) through the one-message kernel under `slot`, its tag
+   * to out[index × digestLength ..).
+   */
+  private computeAt(slot: number, message: Uint8Array, out: Uint8Array, index: number): void {
+    const kernels = this.wasm.kernels;
+    const memory = kernels.bytes();
+    const msg = kernels.msg;
+    const length = message.length;
+    if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = message[i];
+    else memory.set(message, msg);
+    const exports = this.wasm.exports;
+    if (this.compression === "sha256") exports.hmac_sha256(slot, length, this.digestLength);
+    else if (this.compression === "sha512") exports.hmac_sha512(slot, length, this.digestLength);
+    else exports.hmac_sha1(slot, length);
+    moveWordsOut(kernels.words(), kernels.out, out, index * this.digestLength, this.digestLength);
+    if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = 0;
+    else memory.fill(0, msg, msg + length);
+  }
+
+  /**
+   * messages[order[p .. p + size)] (all of `blocks` padded blocks, 2 ≤ size ≤ lanes) in one call
+   * of the lanes kernel; spare lanes repeat the last message, and their results are dropped.
+   * Lane k's message goes to MSG + k × (its padded length), 16-byte aligned; the kernel zeroes
+   * the messages and their padding.
+   */
+  private lanesOf(
+    slot: number,
+    messages: readonly Uint8Array[],
+    order: readonly number[],
+    p: number,
+    size: number,
+    blocks: number,
+    out: Uint8Array,
+  ): void {
+    const wasm = this.wasm;
+    const kernels = wasm.kernels;
+    const { lanes, block, stride } = BATCH[this.compression];
+    const memory = kernels.bytes();
+    const words = kernels.words();
+    const region = blocks * block;
+    const desc = wasm.desc >> 2;
+    for (let k = 0; k < lanes; k++) {
+      const lane = k < size ? k : size - 1;
+      const message = messages[order[p + lane]];
+      const at = kernels.msg + lane * region;
+      if (k === lane) {
+        const length = message.length;
+        if (length <= 64) for (let i = 0; i < length; i++) memory[at + i] = message[i];
+        else memory.set(message, at);
+      }
+      words[desc + 2 * k] = at;
+      words[desc + 2 * k + 1] = message.length;
+    }
+    const exports = wasm.exports;
+    const digestLength = this.digestLength;
+    if (this.compression === "sha256") exports.hmac_sha256_x4(slot, blocks, digestLength);
+    else if (this.compression === "sha512") exports.hmac_sha512_x2(slot, blocks, digestLength);
+    else exports.hmac_sha1_x4(slot, blocks);
+    const result = kernels.out;
+    for (let k = 0; k < size; k++)
+      moveWordsOut(words, result + k * stride, out, order[p + k] * digestLength, digestLength);
+    // The kernel writes whole states: past a truncated digest (SHA-224, -384, -512/t) and in the
+    // spare lanes there is more to zero.
+    words.fill(0, result >> 2, (result + lanes * stride) >> 2);
+  }
+
+  /** @internal The key's own slot (0 before its second message), for the memory-scan tests. */
+  get ownSlot(): number {
+    return this.slot;
+  }
+
+  /** Zeroes the key's slot and gives it back. */
+  wipe(): void {
+    if (this.slot !== 0) this.wasm.kernels.release(this.slot, this);
+    this.slot = 0;
+  }
+}
+
+redactKeyMaterial(WasmHmacKey);

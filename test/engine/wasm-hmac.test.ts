@@ -1,0 +1,153 @@
+/**
+ * The WebAssembly HMAC kernels (src/engine/wasm/assembly/hmac.ts): the one-message kernels and
+ * the SIMD lanes of the batch path (four messages per call for SHA-1 and SHA-256, two for
+ * SHA-512) against node:crypto, at every length to 300 bytes and across the block-count
+ * boundaries the lanes are grouped by, with groups of every size (a lone message, spare lanes,
+ * messages too long for a lane or for MSG); and a scan of the module's memory after batches and
+ * destroy() for the key, the prepared states, the messages and the tags.
+ */
+import assert from "node:assert/strict";
+import { createHmac, randomBytes } from "node:crypto";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { FORCED_BACKEND } from "../../src/engine/native.js";
+import { HMAC_SLOT_SIZE, wasmHmac } from "../../src/engine/wasm-hmac.js";
+import { mac } from "../../src/index.js";
+import { HMAC_HASHES } from "../../src/mac/hmac.js";
+
+/** The HMACs over SHA-1 and SHA-2: the ones with WebAssembly kernels (SHA-3's are TypeScript). */
+const NAMES = (Object.keys(HMAC_HASHES) as (keyof typeof HMAC_HASHES)[]).filter(
+  (name) => !name.startsWith("hmac-sha3"),
+);
+type Name = (typeof NAMES)[number];
+const HASHES = HMAC_HASHES;
+
+const bytes = (n: number): Uint8Array => new Uint8Array(randomBytes(n));
+const oracle = (name: Name, key: Uint8Array, message: Uint8Array): Uint8Array =>
+  new Uint8Array(createHmac(HASHES[name], key).update(message).digest());
+const concat = (parts: Uint8Array[]): Uint8Array => new Uint8Array(Buffer.concat(parts));
+
+describe("HMAC kernels, one message and SIMD lanes, against node:crypto", () => {
+  for (const name of NAMES) {
+    it(`${name}: every length to 300 B, one by one and in batches of 1 to 9`, () => {
+      const key = bytes(name.includes("512") || name.includes("384") ? 100 : 40);
+      const m = mac(name, key);
+      const messages = Array.from({ length: 301 }, (_, n) => bytes(n));
+      const expected = messages.map((x) => oracle(name, key, x));
+      for (let n = 0; n <= 300; n++) assert.deepEqual(m.tag(messages[n]), expected[n], `${n} B`);
+      // Batches of consecutive lengths: groups of equal block counts of every size, and batches
+      // whose messages straddle a block-count boundary.
+      for (let size = 1; size <= 9; size++) {
+        for (let from = 0; from + size <= 301; from += size) {
+          const batch = messages.slice(from, from + size);
+          assert.deepEqual(
+            m.tagMany(batch),
+            concat(expected.slice(from, from + size)),
+            `${size} messages from ${from} B`,
+          );
+        }
+      }
+    });
+  }
+
+  it("random batches: mixed lengths, repeats, lengths past a lane's share of MSG and past MSG", () => {
+    const long = [0, 1, 16383, 16384, 16385, 32700, 65535, 65536, 70000];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...NAMES),
+        fc.array(
+          fc.oneof(
+            fc.integer({ min: 0, max: 400 }),
+            fc.constantFrom(55, 56, 64, 111, 112, 119, 120, 128),
+            fc.constantFrom(...long),
+          ),
+          { minLength: 0, maxLength: 14 },
+        ),
+        fc.integer({ min: 1, max: 130 }),
+        (name, lengths, keyLength) => {
+          const key = bytes(keyLength);
+          const messages = lengths.map((n) => bytes(n));
+          // The same array twice in one batch: lanes must not disturb each other's input.
+          if (messages.length > 2) messages[messages.length - 1] = messages[0];
+          const got = mac(name, key, { allowShortKeys: true }).tagMany(messages);
+          assert.deepEqual(got, concat(messages.map((x) => oracle(name, key, x))));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("truncated tags from the lanes: the tagLength option", () => {
+    for (const name of NAMES) {
+      const key = bytes(32);
+      const m = mac(name, key, { tagLength: 12, allowShortTags: true });
+      const messages = [3, 30, 60, 90, 3, 33].map((n) => bytes(n));
+      assert.deepEqual(
+        m.tagMany(messages),
+        concat(messages.map((x) => oracle(name, key, x).subarray(0, 12))),
+        name,
+      );
+    }
+  });
+});
+
+const noWasm =
+  wasmHmac() === undefined || FORCED_BACKEND === "native"
+    ? "no WebAssembly HMAC in this run (KEYED_BACKEND=js or native)"
+    : false;
+
+describe("wasm HMAC memory after batches", { skip: noWasm }, () => {
+  it("holds no key, prepared state, message or tag after tagMany, verifyMany and destroy()", () => {
+    const wasm = wasmHmac();
+    assert.ok(wasm);
+    // SHA-224 and SHA-384 too: their lanes write whole states, longer than the tag.
+    for (const name of [
+      "hmac-sha1",
+      "hmac-sha224",
+      "hmac-sha256",
+      "hmac-sha384",
+      "hmac-sha512",
+    ] as const) {
+      const key = new Uint8Array(32).map((_, i) => 0x90 + i);
+      const m = mac(name, key);
+      // A distinctive 40-byte pattern in every message, and messages across two block counts.
+      const pattern = new Uint8Array(40).map((_, i) => 0x31 ^ (i * 11));
+      const messages = [0, 10, 20, 30, 100, 150].map((extra) =>
+        concat([pattern, new Uint8Array(extra).fill(0x77)]),
+      );
+      const tags = m.tagMany(messages);
+      const tagLength = m.tagLength;
+      const split = messages.map((_, i) => tags.slice(i * tagLength, (i + 1) * tagLength));
+      split[2][0] ^= 1;
+      assert.deepEqual(m.verifyMany(messages, split), [true, true, false, true, true, true]);
+      const kernel = (m as unknown as { kernel: { core: { ownSlot: number } } }).kernel;
+      const slot = kernel.core.ownSlot;
+      assert.ok(slot >= wasm.exports.SLOTS.value, `${name}: the batch key has a slot`);
+      const states = wasm.bytes().slice(slot, slot + HMAC_SLOT_SIZE);
+      m.destroy();
+      const memory: Buffer = Buffer.from(wasm.bytes());
+      assert.ok(
+        memory.subarray(slot, slot + HMAC_SLOT_SIZE).every((b) => b === 0),
+        `${name}: the slot is zeroed`,
+      );
+      const half = name === "hmac-sha512" || name === "hmac-sha384" ? 64 : 32;
+      const needles: Record<string, Uint8Array> = {
+        key,
+        "message pattern": pattern,
+        "inner state": states.subarray(0, name === "hmac-sha1" ? 20 : half),
+        "outer state": states.subarray(half, half + (name === "hmac-sha1" ? 20 : half)),
+      };
+      for (let i = 0; i < messages.length; i++)
+        needles[`tag ${i}`] = tags.subarray(i * tagLength, i * tagLength + 16);
+      for (const [what, needle] of Object.entries(needles))
+        assert.equal(memory.indexOf(Buffer.from(needle)), -1, `${name}: ${what}`);
+      // Scratch, lanes' state, the output and the message area are all zero between calls.
+      const from = 4096;
+      const to = wasm.msg + wasm.msgCapacity + 256;
+      assert.ok(
+        memory.subarray(from, to).every((b) => b === 0),
+        `${name}: scratch and MSG zero`,
+      );
+    }
+  });
+});
