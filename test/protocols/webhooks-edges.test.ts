@@ -1,0 +1,114 @@
+/**
+ * The webhook verifiers' parsing rules at their edges: Stripe-Signature items with no name or with
+ * spaces, Standard Webhooks entries without a version, Slack's headers argument, the future-clock
+ * refusal, and the request helpers' body limit for every scheme.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  signSlack,
+  signStandardWebhook,
+  signStripe,
+  verifySlack,
+  verifySlackRequest,
+  verifyStandardWebhook,
+  verifyStandardWebhookRequest,
+  verifyStripe,
+  verifyStripeRequest,
+  type WebhookResult,
+} from "../../src/protocols/webhooks.js";
+import { throwsKeyed } from "../helpers.js";
+
+const NOW = 1_700_000_000;
+const body = '{"id":1}';
+
+function reasonOf(result: WebhookResult): string {
+  return result.ok ? "ok" : result.reason;
+}
+
+describe("verifyStripe: the items of Stripe-Signature", () => {
+  const header = signStripe("whsec_x", body, { timestamp: NOW });
+  const [t, v1] = header.split(",");
+
+  it("an item with an empty name is malformed, even beside a good signature", () => {
+    assert.equal(reasonOf(verifyStripe("whsec_x", body, header, { now: NOW })), "ok");
+    assert.equal(
+      reasonOf(verifyStripe("whsec_x", body, `${header},=x`, { now: NOW })),
+      "malformed_header",
+    );
+  });
+  it("spaces around names and values are trimmed", () => {
+    const [tName, tValue] = t.split("=");
+    const spaced = ` ${tName} = ${tValue} , ${v1} `;
+    assert.deepEqual(verifyStripe("whsec_x", body, spaced, { now: NOW }), {
+      ok: true,
+      timestamp: NOW,
+    });
+  });
+  it("a request dated in the future says by how much", () => {
+    const r = verifyStripe("whsec_x", body, header, { now: NOW - 301 });
+    assert.equal(reasonOf(r), "timestamp_in_future");
+    assert.match(r.ok ? "" : r.message, /(?<!-)\b301 s\b/);
+  });
+});
+
+describe("verifyStandardWebhook: the entries of webhook-signature", () => {
+  const key = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+  const headers = signStandardWebhook(key, { id: "msg_1", timestamp: NOW, body });
+
+  it("an entry without a comma has no version: not a v1 signature", () => {
+    const verify = (signature: string) =>
+      reasonOf(
+        verifyStandardWebhook(
+          key,
+          body,
+          { ...headers, "webhook-signature": signature },
+          {
+            now: NOW,
+          },
+        ),
+      );
+    // "v1a" is not "v1," and a prefix: one character short of a comma is still not one.
+    for (const signature of ["v1a", headers["webhook-signature"].replace(",", "")]) {
+      assert.equal(verify(signature), "no_supported_signature", signature);
+    }
+    assert.equal(verify(`v1a ${headers["webhook-signature"]}`), "ok");
+  });
+});
+
+describe("verifySlack: the headers argument", () => {
+  it("must be an object", () => {
+    for (const headers of ["v0=00", 1, undefined]) {
+      throwsKeyed(() => verifySlack("s", body, headers as never), "BAD_INPUT");
+    }
+  });
+});
+
+describe("the request helpers refuse a body over the limit, for every scheme", () => {
+  const post = (headers: Record<string, string>) =>
+    new Request("http://127.0.0.1/hook", { method: "POST", body, headers });
+  const limit = body.length - 1;
+
+  it("Stripe", async () => {
+    const headers = { "stripe-signature": signStripe("whsec_x", body, { timestamp: NOW }) };
+    const options = { now: NOW };
+    assert.equal(reasonOf(await verifyStripeRequest("whsec_x", post(headers), options)), "ok");
+    const r = await verifyStripeRequest("whsec_x", post(headers), { ...options, limit });
+    assert.equal(reasonOf(r), "body_too_large");
+  });
+  it("Slack", async () => {
+    const s = signSlack("s", body, { timestamp: NOW });
+    const headers = { "x-slack-signature": s.signature, "x-slack-request-timestamp": s.timestamp };
+    assert.equal(reasonOf(await verifySlackRequest("s", post(headers), { now: NOW })), "ok");
+    const r = await verifySlackRequest("s", post(headers), { now: NOW, limit });
+    assert.equal(reasonOf(r), "body_too_large");
+  });
+  it("Standard Webhooks", async () => {
+    const key = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    const headers = signStandardWebhook(key, { id: "msg_1", timestamp: NOW, body });
+    const ok = await verifyStandardWebhookRequest(key, post(headers), { now: NOW });
+    assert.equal(reasonOf(ok), "ok");
+    const r = await verifyStandardWebhookRequest(key, post(headers), { now: NOW, limit });
+    assert.equal(reasonOf(r), "body_too_large");
+  });
+});
