@@ -16,6 +16,7 @@ import {
   signRequest,
   verifyRequest,
 } from "../../src/protocols/sigv4.js";
+import { throwsKeyed } from "../helpers.js";
 import { refusal } from "./sigv4-refusals.js";
 
 const DATE = new Date(Date.UTC(2015, 7, 30, 12, 36, 0));
@@ -116,6 +117,19 @@ describe("verifyRequest: the Authorization header", () => {
     assert.equal(at(899), "ok");
     assert.equal(at(-899), "ok");
     assert.deepEqual(at(901), refusal("X-Amz-Date is too old"));
+  });
+  it("toleranceSeconds goes up to a day, and no further", () => {
+    const later = new Date(DATE.getTime() + 86_400_000);
+    const verdict = verdictOf(withAuth(signed.authorization), {
+      ...VERIFY,
+      toleranceSeconds: 86_400,
+      now: later,
+    });
+    assert.equal(verdict, "ok");
+    throwsKeyed(
+      () => verifyRequest(withAuth(signed.authorization), { ...VERIFY, toleranceSeconds: 86_401 }),
+      "BAD_INPUT",
+    );
   });
   it("a signature of 65 hex digits, either end", () => {
     const form = "the signature is not 64 lower-case hex digits";
