@@ -1,14 +1,18 @@
 /**
  * The webhook verifiers' parsing rules at their edges: Stripe-Signature items with no name or with
  * spaces, Standard Webhooks entries without a version, Slack's headers argument, the future-clock
- * refusal, and the request helpers' body limit for every scheme.
+ * refusal, and the request helpers' body limit for every scheme; with a replay store, how long a
+ * claim lasts and which tag names a message.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
+  signGitHub,
   signSlack,
   signStandardWebhook,
   signStripe,
+  verifyGitHub,
+  verifyGitHubRequest,
   verifySlack,
   verifySlackRequest,
   verifyStandardWebhook,
@@ -17,6 +21,7 @@ import {
   verifyStripeRequest,
   type WebhookResult,
 } from "../../src/protocols/webhooks.js";
+import { MemoryReplayStore } from "../../src/safe/store.js";
 import { throwsKeyed } from "../helpers.js";
 
 const NOW = 1_700_000_000;
@@ -110,5 +115,53 @@ describe("the request helpers refuse a body over the limit, for every scheme", (
     assert.equal(reasonOf(ok), "ok");
     const r = await verifyStandardWebhookRequest(key, post(headers), { now: NOW, limit });
     assert.equal(reasonOf(r), "body_too_large");
+  });
+});
+
+describe("with a replay store", () => {
+  // The real clock: a memory store's epoch starts when it is made.
+  const T = Math.floor(Date.now() / 1000);
+  const reasonAt = async (result: WebhookResult | Promise<WebhookResult>) => reasonOf(await result);
+
+  it("GitHub: a claim lasts replaySeconds from now, at least 1 s", async () => {
+    const store = new MemoryReplayStore();
+    const header = signGitHub("s", body);
+    const at = (now: number) =>
+      reasonAt(verifyGitHub("s", body, header, { now, replayStore: store, replaySeconds: 10 }));
+    assert.equal(await at(T), "ok");
+    assert.equal(await at(T + 5), "replayed");
+    assert.equal(await at(T + 12), "ok"); // the claim of T has expired
+  });
+  it("GitHub: the id is the tag under the first secret, whichever secret signed", async () => {
+    const store = new MemoryReplayStore();
+    const header = signGitHub("a", body);
+    const verify = (secrets: string[], h = header, b = body) =>
+      reasonAt(verifyGitHub(secrets, b, h, { now: T, replayStore: store }));
+    assert.equal(await verify(["a", "b"]), "ok");
+    assert.equal(await verify(["a", "c"]), "replayed"); // b retired: still the same message
+    const other = '{"id":2}';
+    assert.equal(await verify(["a", "b"], signGitHub("a", other), other), "ok");
+  });
+  it("the timestamped schemes claim until the tolerance runs out", async () => {
+    const store = new MemoryReplayStore();
+    const o = { now: T, replayStore: store };
+    const stripe = () =>
+      reasonAt(verifyStripe("whsec_x", body, signStripe("whsec_x", body, { timestamp: T }), o));
+    const s = signSlack("s", body, { timestamp: T });
+    const slack = () => reasonAt(verifySlack("s", body, s, o));
+    const key = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    const headers = signStandardWebhook(key, { id: "msg_1", timestamp: T, body });
+    const standard = () => reasonAt(verifyStandardWebhook(key, body, headers, o));
+    for (const verify of [stripe, slack, standard]) {
+      assert.equal(await verify(), "ok");
+      assert.equal(await verify(), "replayed");
+    }
+  });
+  it("a bad replayStore throws before the request body is read", async () => {
+    const request = new Request("http://127.0.0.1/hook", { method: "POST", body });
+    await assert.rejects(verifyGitHubRequest("s", request, { replayStore: 5 as never }), {
+      code: "BAD_INPUT",
+    });
+    assert.equal(request.bodyUsed, false);
   });
 });
