@@ -38,6 +38,7 @@ describe("the random-nonce budget", () => {
     const m = new PreparedMac(toy({ nonceLength: 12 }), key16);
     m.nonceInvocations = 2 ** 40;
     assert.equal(m.tag(message).length, 28);
+    assert.equal(m.nonceInvocations, 2 ** 40 + 1); // counted, never refused
   });
 });
 
