@@ -8,8 +8,10 @@
  * `Blake3` is keyed's TypeScript kernel and the reference for the other backends; `blake3()` and
  * derive_key run on the WebAssembly kernel (src/engine/wasm-blake3.ts) wherever it loads.
  */
+
 import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
+import { checkOptions } from "../core/options.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { wasmBlake3 } from "../engine/wasm-blake3.js";
 
@@ -477,6 +479,7 @@ export function blake3Mode(options: Blake3Options): Blake3Mode {
 
 /** BLAKE3 of `message`: hash, keyed_hash (`key`) or derive_key (`context`), `length` bytes. */
 export function blake3(message: Bytes, options: Blake3Options = {}): Bytes {
+  checkOptions(options, ["key", "context", "length"], "blake3 options");
   assertBytes(message, "message");
   const mode = blake3Mode(options);
   const out = new Uint8Array(mode.length);

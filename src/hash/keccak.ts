@@ -7,9 +7,11 @@
  * time by construction. Where the WebAssembly kernel loads (src/engine/wasm-keccak.ts), the sponge
  * runs its permutations and whole-block absorbs there, on native 64-bit lanes; the state stays here.
  */
+
 import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { leftEncode, rightEncode } from "../core/fields.js";
+import { checkOptions } from "../core/options.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { absorbWords, permuteWords, wasmKeccak } from "../engine/wasm-keccak.js";
 import { assertDigestTarget, type HashFunction, type HashState } from "./hash.js";
@@ -439,6 +441,7 @@ export function cshake(
 ): Bytes {
   assertBytes(message, "message");
   assertInteger(length, "length", 0, 2 ** 31 - 1);
+  checkOptions(options, ["functionName", "customization"], "cshake options");
   const sponge = cshakeSponge(
     strength,
     bytesOrText(options.functionName ?? "", "options.functionName"),
@@ -462,6 +465,7 @@ export function tupleHash(
   if (!Array.isArray(items))
     throw new KeyedError("BAD_INPUT", "items must be an array of byte strings or text.");
   assertInteger(length, "length", 0, 2 ** 31 - 1);
+  checkOptions(options, ["customization", "xof"], "tupleHash options");
   const encoded = items.map((item, i) => bytesOrText(item, `items[${i}]`));
   const sponge = cshakeSponge(
     strength,

@@ -6,9 +6,11 @@
  * The prefix blocks (function name, customization and padded key) depend only on the key and S, so
  * they are absorbed once per key and each tag starts from a copy of that sponge state.
  */
+
 import { assertBytes, assertInteger, type Bytes, copyBytes } from "../core/bytes.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
 import { PreparedMac } from "../core/mac.js";
+import { checkOptions } from "../core/options.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import {
   absorbInWasm,
@@ -358,6 +360,7 @@ export function kmac(
   assertBytes(key, "key");
   assertBytes(message, "message");
   assertInteger(length, "length", 0, 2 ** 31 - 1);
+  checkOptions(options, ["customization", "xof"], "kmac options");
   const kernel = new KmacKernel(
     strength,
     key,

@@ -10,6 +10,7 @@
  * siphash-2-4 and siphash-1-3 tag freely but refuses to verify their 8-byte tags unless
  * allowShortTags is set. siphash-2-4-128 and siphash-1-3-128 carry 16-byte tags.
  */
+
 import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import {
@@ -20,6 +21,7 @@ import {
   type MacOptions,
   PreparedMac,
 } from "../core/mac.js";
+import { checkOptions } from "../core/options.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { FORCED_BACKEND } from "../engine/native.js";
 import { loadSipWasm, type SipWasm } from "../engine/wasm-siphash.js";
@@ -537,7 +539,15 @@ export function siphash(
   assertBytes(message, "message");
   if (key.length !== 16)
     throw new KeyedError("KEY_LENGTH", `SipHash takes a 16-byte key; got ${key.length}.`);
-  const { c = 2, d = 4, outLength = 8 } = options;
+  const {
+    c = 2,
+    d = 4,
+    outLength = 8,
+  } = checkOptions<{ c?: number; d?: number; outLength?: 8 | 16 }>(
+    options,
+    ["c", "d", "outLength"],
+    "siphash options",
+  );
   checkRounds("c", c);
   checkRounds("d", d);
   if (outLength !== 8 && outLength !== 16) {
