@@ -91,7 +91,10 @@ describe("verifyRequest with a replay store", () => {
 
   it("refused requests are not claimed; a failing store is store_unavailable", async () => {
     const { headers } = signRequest(request, { ...credentials, date: now });
-    const bad = { ...headers, authorization: headers.authorization.replace(/.$/, "0") };
+    const bad = {
+      ...headers,
+      authorization: headers.authorization.replace(/.$/, (c) => (c === "0" ? "1" : "0")),
+    };
     const forged = await verifyRequest({ ...request, headers: bad }, verifyOptions(down));
     assert.equal(!forged.ok && forged.reason, "signature_mismatch");
     const r = await verifyRequest({ ...request, headers }, verifyOptions(down));
