@@ -3,6 +3,8 @@
  * time keyed's HMAC-SHA256 against WebCrypto's. Bundled by scripts/build-playground.mjs from the
  * built package; `npm run playground` serves it on 127.0.0.1.
  */
+// The page times keyed at its fastest: with the WebAssembly kernels (docs/bundle-size.md).
+import "keyed/wasm";
 import {
   base64ToBytes,
   bytesToHex,

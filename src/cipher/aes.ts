@@ -20,7 +20,8 @@
 import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { redactKeyMaterial } from "../core/redact.js";
-import { WasmAesKey, wasmAes } from "../engine/wasm-aes.js";
+import type { WasmAesKey } from "../engine/wasm-aes.js";
+import { wasmFamily } from "../engine/wasm-families.js";
 
 /** A block in sliced form: eight 16-bit slices (in the low bits of 32-bit integers). */
 export type PackedBlock = Int32Array;
@@ -415,9 +416,10 @@ export class AesKey {
   /** `key` must be 16, 24 or 32 bytes; a copy is kept only until the key is first used. */
   constructor(key: Bytes) {
     this.rounds = aesRounds(key);
-    const wasm = wasmAes();
-    if (wasm === undefined) this.js = new BitslicedAes(key);
-    else this.wasm = new WasmAesKey(wasm, key, "block");
+    const glue = wasmFamily("aes");
+    const wasm = glue?.wasmAes();
+    if (glue === undefined || wasm === undefined) this.js = new BitslicedAes(key);
+    else this.wasm = new glue.WasmAesKey(wasm, key, "block");
   }
 
   /** Encrypts input[inOffset .. +16) into output[outOffset .. +16) (the two may overlap). */

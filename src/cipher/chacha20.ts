@@ -8,7 +8,8 @@ import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { FORCED_BACKEND } from "../engine/native.js";
-import { type ChaChaWasm, loadChaChaWasm } from "../engine/wasm-chacha20.js";
+import type { ChaChaWasm } from "../engine/wasm-chacha20.js";
+import { wasmFamily } from "../engine/wasm-families.js";
 
 /** "expand 32-byte k" as four little-endian words (RFC 8439 2.3). */
 const SIGMA0 = 0x61707865;
@@ -148,7 +149,7 @@ const WASM_FROM = 65;
  */
 function wasmFor(length: number): ChaChaWasm | undefined {
   if (length < WASM_FROM && FORCED_BACKEND !== "wasm") return undefined;
-  return loadChaChaWasm();
+  return wasmFamily("chacha20")?.loadChaChaWasm();
 }
 
 function counterExhausted(): KeyedError {

@@ -18,7 +18,7 @@ import {
   type TreeOptions,
   treeThreads,
 } from "../engine/blake3-parallel.js";
-import { wasmBlake3 } from "../engine/wasm-blake3.js";
+import { wasmFamily } from "../engine/wasm-families.js";
 import { Blake3, type Blake3Mode, type Blake3Options, blake3Into, blake3Mode } from "./blake3.js";
 
 export interface Blake3ParallelOptions extends Blake3Options {
@@ -145,7 +145,7 @@ async function hashSequentially(
   onProgress: ((bytes: number) => void) | undefined,
 ): Promise<void> {
   const buffer = new Uint8Array(READ_SIZE);
-  const wasm = wasmBlake3();
+  const wasm = wasmFamily("blake3")?.wasmBlake3();
   const owner = {};
   const slot = wasm === undefined ? 0 : wasm.allocate(owner, mode.key, mode.flags);
   const js = slot === 0 ? new Blake3(mode.key, mode.flags) : undefined;

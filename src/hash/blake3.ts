@@ -13,7 +13,7 @@ import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { checkOptions } from "../core/options.js";
 import { redactKeyMaterial } from "../core/redact.js";
-import { wasmBlake3 } from "../engine/wasm-blake3.js";
+import { wasmFamily } from "../engine/wasm-families.js";
 
 const IV = Int32Array.from([
   0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
@@ -415,7 +415,7 @@ export function blake3Into(
   out: Bytes,
   length: number,
 ): void {
-  const wasm = wasmBlake3();
+  const wasm = wasmFamily("blake3")?.wasmBlake3();
   if (wasm !== undefined) {
     wasm.oneShotInto(key, flags, message, out, length);
     return;

@@ -13,7 +13,7 @@ import { KeyedError } from "../core/errors.js";
 import { leftEncode, rightEncode } from "../core/fields.js";
 import { checkOptions } from "../core/options.js";
 import { redactKeyMaterial } from "../core/redact.js";
-import { absorbWords, permuteWords, wasmKeccak } from "../engine/wasm-keccak.js";
+import { wasmFamily } from "../engine/wasm-families.js";
 import { assertDigestTarget, type HashFunction, type HashState } from "./hash.js";
 
 // Round constants (FIPS 202 3.2.5, the rc(t) LFSR), ρ offsets and π positions (3.2.2, 3.2.3),
@@ -164,9 +164,10 @@ export class Keccak implements HashState {
     let pos = this.pos;
     if (pos + end - offset >= rate) {
       // At least one permutation: worth the trip to WebAssembly.
-      const wasm = wasmKeccak();
-      if (wasm !== undefined) {
-        this.pos = absorbWords(wasm, s, pos, rate, data, offset, end);
+      const glue = wasmFamily("keccak");
+      const wasm = glue?.wasmKeccak();
+      if (glue !== undefined && wasm !== undefined) {
+        this.pos = glue.absorbWords(wasm, s, pos, rate, data, offset, end);
         return;
       }
     }
@@ -194,8 +195,9 @@ export class Keccak implements HashState {
 
   /** Keccak-f[1600] on the state: in WebAssembly where it loads, else keccakF1600. */
   private permute(): void {
-    const wasm = wasmKeccak();
-    if (wasm !== undefined) permuteWords(wasm, this.state);
+    const glue = wasmFamily("keccak");
+    const wasm = glue?.wasmKeccak();
+    if (glue !== undefined && wasm !== undefined) glue.permuteWords(wasm, this.state);
     else keccakF1600(this.state);
   }
 

@@ -12,7 +12,8 @@ import {
   PreparedMac,
 } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
-import { type WasmBlake3, wasmBlake3 } from "../engine/wasm-blake3.js";
+import type { WasmBlake3 } from "../engine/wasm-blake3.js";
+import { wasmFamily } from "../engine/wasm-families.js";
 import {
   Blake3,
   blake3Into,
@@ -129,7 +130,7 @@ class Blake3Kernel implements MacKernel {
   constructor(key: Uint8Array, outputLength: number) {
     this.outputLength = outputLength;
     const words = keyWords(key);
-    const wasm = wasmBlake3();
+    const wasm = wasmFamily("blake3")?.wasmBlake3();
     this.core =
       wasm === undefined
         ? new JsBlake3Mac(words, outputLength)

@@ -34,7 +34,9 @@ import {
   nativeCrypto,
 } from "../engine/native.js";
 import { useNative } from "../engine/select.js";
-import { type WasmAes, WasmAesKey, wasmAes } from "../engine/wasm-aes.js";
+import type { WasmAes, WasmAesKey } from "../engine/wasm-aes.js";
+import type { WasmFamilies } from "../engine/wasm-all.js";
+import { wasmFamily } from "../engine/wasm-families.js";
 
 const ZERO_IV = new Uint8Array(16);
 
@@ -146,9 +148,9 @@ const ZERO_CHAIN = newPackedBlock();
 export class WasmCmac implements CmacCore {
   private readonly key: WasmAesKey;
 
-  constructor(wasm: WasmAes, key: Bytes) {
+  constructor(glue: WasmFamilies["aes"], wasm: WasmAes, key: Bytes) {
     aesRounds(key);
-    this.key = new WasmAesKey(wasm, key, "cmac");
+    this.key = new glue.WasmAesKey(wasm, key, "cmac");
   }
 
   compute(message: Bytes, out: Bytes): void {
@@ -220,8 +222,12 @@ export class CmacKernel implements MacKernel {
   private readonly last = new Uint8Array(16);
 
   constructor(key: Bytes) {
-    const wasm = wasmAes();
-    this.core = wasm === undefined ? new BitslicedCmac(key) : new WasmCmac(wasm, key);
+    const glue = wasmFamily("aes");
+    const wasm = glue?.wasmAes();
+    this.core =
+      glue === undefined || wasm === undefined
+        ? new BitslicedCmac(key)
+        : new WasmCmac(glue, wasm, key);
     this.cipherName = `aes-${key.length * 8}-cbc`;
     this.nativeKey = new LazyNativeKey(key);
   }

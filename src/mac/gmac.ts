@@ -24,7 +24,9 @@ import {
   nativeCrypto,
 } from "../engine/native.js";
 import { useNative } from "../engine/select.js";
-import { type WasmAes, WasmAesKey, wasmAes } from "../engine/wasm-aes.js";
+import type { WasmAes, WasmAesKey } from "../engine/wasm-aes.js";
+import type { WasmFamilies } from "../engine/wasm-all.js";
+import { wasmFamily } from "../engine/wasm-families.js";
 import { Ghash } from "./ghash.js";
 
 /** The nonce length the safe API draws: 96 bits, the length GCM is designed around (8.2). */
@@ -185,9 +187,9 @@ const ZERO_STATE = new Int32Array(4);
 export class WasmGmac implements GmacCore {
   readonly key: WasmAesKey;
 
-  constructor(wasm: WasmAes, key: Bytes) {
+  constructor(glue: WasmFamilies["aes"], wasm: WasmAes, key: Bytes) {
     aesRounds(key);
-    this.key = new WasmAesKey(wasm, key, "gmac");
+    this.key = new glue.WasmAesKey(wasm, key, "gmac");
   }
 
   compute(message: Bytes, out: Bytes, nonce: Bytes): void {
@@ -306,8 +308,12 @@ export class GmacKernel implements MacKernel {
   private readonly cipherName: string;
 
   constructor(key: Bytes) {
-    const wasm = wasmAes();
-    this.core = wasm === undefined ? new BitslicedGmac(key) : new WasmGmac(wasm, key);
+    const glue = wasmFamily("aes");
+    const wasm = glue?.wasmAes();
+    this.core =
+      glue === undefined || wasm === undefined
+        ? new BitslicedGmac(key)
+        : new WasmGmac(glue, wasm, key);
     this.cipherName = `aes-${key.length * 8}-gcm`;
     this.nativeKey = new LazyNativeKey(key);
   }

@@ -11,6 +11,7 @@ import { type Bytes, copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import {
   DEFAULT_SAFE_MIN_TAG_LENGTH,
+  type Mac,
   type MacAlgorithm,
   type MacKernel,
   type MacKernelState,
@@ -22,17 +23,16 @@ import { redactKeyMaterial } from "../core/redact.js";
 import { copyOut, hybridState, type NativeSink } from "../engine/hybrid.js";
 import { LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
 import { hmacFamily, type NativeFamily, useNative } from "../engine/select.js";
-import {
-  type HmacCompression,
-  type HmacPadSource,
-  hmacCompression,
-  loadWasmHmac,
-  type WasmHmac,
-  WasmHmacKey,
-} from "../engine/wasm-hmac.js";
+import type { WasmFamilies } from "../engine/wasm-all.js";
+import { wasmFamily } from "../engine/wasm-families.js";
+import type { HmacCompression, HmacPadSource, WasmHmac, WasmHmacKey } from "../engine/wasm-hmac.js";
 import type { HashFunction, HashState } from "../hash/hash.js";
 import { HASH_FUNCTIONS, type HashName } from "../hash/index.js";
+import { SHA3_224, SHA3_256, SHA3_384, SHA3_512 } from "../hash/keccak.js";
 import type { MerkleDamgard } from "../hash/md.js";
+import { SHA1 } from "../hash/sha1.js";
+import { SHA224, SHA256 } from "../hash/sha256.js";
+import { SHA384, SHA512, SHA512_224, SHA512_256 } from "../hash/sha512.js";
 
 const IPAD = 0x36;
 const OPAD = 0x5c;
@@ -222,10 +222,17 @@ redactKeyMaterial(JsHmac);
  */
 class WasmHmacCore implements HmacCore {
   private slot: WasmHmacKey | undefined;
+  private readonly glue: HmacGlue;
   private readonly key: HmacKey;
   private readonly compression: HmacCompression;
 
-  constructor(wasm: WasmHmac | undefined, key: HmacKey, compression: HmacCompression) {
+  constructor(
+    glue: HmacGlue,
+    wasm: WasmHmac | undefined,
+    key: HmacKey,
+    compression: HmacCompression,
+  ) {
+    this.glue = glue;
     this.key = key;
     this.compression = compression;
     if (wasm !== undefined) this.slot = this.keyIn(wasm);
@@ -233,13 +240,14 @@ class WasmHmacCore implements HmacCore {
 
   private keyIn(wasm: WasmHmac): WasmHmacKey {
     const hash = this.key.hash;
-    return new WasmHmacKey(wasm, this.compression, hash.outputLength, initialValue(hash), this.key);
+    const { compression, key } = this;
+    return new this.glue.WasmHmacKey(wasm, compression, hash.outputLength, initialValue(hash), key);
   }
 
   /** The module, once loaded (asked again only while it compiles in the background). */
   private ready(): WasmHmacKey | undefined {
     if (this.slot === undefined) {
-      const wasm = loadWasmHmac();
+      const wasm = this.glue.loadWasmHmac();
       if (wasm !== undefined) this.slot = this.keyIn(wasm);
     }
     return this.slot;
@@ -278,6 +286,8 @@ class WasmHmacCore implements HmacCore {
 }
 
 redactKeyMaterial(WasmHmacCore);
+
+type HmacGlue = WasmFamilies["hmac"];
 
 /** Each hash's initial value (FIPS 180-4 5.3), as its TypeScript state holds it, read once. */
 const INITIAL_VALUES = new Map<string, Int32Array>();
@@ -408,13 +418,18 @@ export class HmacKernel implements MacKernel {
     this.family = hmacFamily(hash.name);
     // Nothing is derived yet: a one-shot `mac(…).tag(…)` on node:crypto never needs it.
     this.material = new HmacKey(hash, key);
-    const compression = hmacCompression(hash.name);
-    const wasm = compression === undefined ? undefined : loadWasmHmac();
-    this.core =
-      compression === undefined || (wasm === undefined && !loadWasmHmac.pending)
-        ? new JsHmac(this.material)
-        : new WasmHmacCore(wasm, this.material, compression);
+    this.core = HmacKernel.ownCore(hash, this.material);
     this.native = NativeHmac.for(this.material, key);
+  }
+
+  /** WebAssembly for SHA-1 and SHA-2 where this build carries it and it loads, else TypeScript. */
+  private static ownCore(hash: HashFunction, material: HmacKey): HmacCore {
+    const glue = wasmFamily("hmac");
+    const compression = glue?.hmacCompression(hash.name);
+    if (glue === undefined || compression === undefined) return new JsHmac(material);
+    const wasm = glue.loadWasmHmac();
+    if (wasm === undefined && !glue.loadWasmHmac.pending) return new JsHmac(material);
+    return new WasmHmacCore(glue, wasm, material, compression);
   }
 
   compute(message: Bytes, out: Bytes): void {
@@ -464,7 +479,7 @@ export class HmacKernel implements MacKernel {
 
 redactKeyMaterial(HmacKernel);
 
-// --- registry entries -----------------------------------------------------------------------------
+// --- registry entries and per-hash doors -------------------------------------------------------
 
 /** Hashes HMAC is offered over, with the names the registry gives them. */
 export const HMAC_HASHES = {
@@ -485,32 +500,36 @@ export type HmacName = keyof typeof HMAC_HASHES;
 /** The hash names `hmac(hash, key)` takes: "sha1", "sha256", "sha3-256", ... (FIPS 180-4, FIPS 202). */
 export type HmacHash = (typeof HMAC_HASHES)[HmacName];
 
-function hmacAlgorithm(name: HmacName): MacAlgorithm {
-  const hash = HASH_FUNCTIONS[HMAC_HASHES[name]];
-  return {
-    name,
-    key: { kind: "variable" },
-    tag: {
-      full: hash.outputLength,
-      safeMinimum: DEFAULT_SAFE_MIN_TAG_LENGTH,
-      maximum: hash.outputLength,
-      basis: "RFC 2104 section 5: at least 80 bits",
-    },
-    // The kernel copies or derives what it keeps (see MacAlgorithm.copiesKey).
-    copiesKey: true,
-    createKernel: (key) => new HmacKernel(hash, key),
-  };
-}
+/** One record per HMAC, made on first need and shared by `mac()`, `hmac()` and `hmacSha256()`. */
+const RECORDS = /* @__PURE__ */ new Map<string, MacAlgorithm>();
 
-export const HMAC_ALGORITHMS: Record<HmacName, MacAlgorithm> = Object.fromEntries(
-  (Object.keys(HMAC_HASHES) as HmacName[]).map((name) => [name, hmacAlgorithm(name)]),
-) as Record<HmacName, MacAlgorithm>;
+/** The algorithm record of HMAC over `hash`: the rules `PreparedMac` enforces, and its kernel. */
+export function hmacAlgorithm(hash: HashFunction): MacAlgorithm {
+  let algorithm = RECORDS.get(hash.name);
+  if (algorithm === undefined) {
+    algorithm = {
+      name: `hmac-${hash.name}` as HmacName,
+      key: { kind: "variable" },
+      tag: {
+        full: hash.outputLength,
+        safeMinimum: DEFAULT_SAFE_MIN_TAG_LENGTH,
+        maximum: hash.outputLength,
+        basis: "RFC 2104 section 5: at least 80 bits",
+      },
+      // The kernel copies or derives what it keeps (see MacAlgorithm.copiesKey).
+      copiesKey: true,
+      createKernel: (key) => new HmacKernel(hash, key),
+    };
+    RECORDS.set(hash.name, algorithm);
+  }
+  return algorithm;
+}
 
 /** An HMAC prepared key: `hmac("sha256", key)` is `mac("hmac-sha256", key)`. */
 export function hmac(hash: HmacHash, key: Bytes, options?: MacOptions): PreparedMac {
-  const algorithm = HMAC_ALGORITHMS[`hmac-${hash}` as HmacName];
-  if (algorithm === undefined) throw unknownHash(hash);
-  return new PreparedMac(algorithm, key, options);
+  const fn = Object.hasOwn(HMAC_HASHES, `hmac-${hash}`) ? HASH_FUNCTIONS[hash] : undefined;
+  if (fn === undefined) throw unknownHash(hash);
+  return new PreparedMac(hmacAlgorithm(fn), key, options);
 }
 
 function unknownHash(hash: unknown): KeyedError {
@@ -519,3 +538,37 @@ function unknownHash(hash: unknown): KeyedError {
     `hmac takes one of ${Object.values(HMAC_HASHES).join(", ")}; got ${String(hash)}.`,
   );
 }
+
+/** A prepared key for one HMAC: the same contract and policy as `mac()` (core/mac.ts). */
+export type HmacFactory = (key: Bytes, options?: MacOptions) => Mac;
+
+/**
+ * The door for one hash: a bundle that imports `hmacSha256` alone carries SHA-256 and none of the
+ * other hashes (docs/bundle-size.md).
+ */
+function hmacOver(hash: HashFunction): HmacFactory {
+  return (key, options) => new PreparedMac(hmacAlgorithm(hash), key, options);
+}
+
+/** HMAC-SHA1 (RFC 2104 over FIPS 180-4 SHA-1): for legacy protocols only. */
+export const hmacSha1: HmacFactory = /* @__PURE__ */ hmacOver(SHA1);
+/** HMAC-SHA224 (RFC 2104, RFC 4231). */
+export const hmacSha224: HmacFactory = /* @__PURE__ */ hmacOver(SHA224);
+/** HMAC-SHA256 (RFC 2104, RFC 4231): `hmacSha256(key).tag(message)`. */
+export const hmacSha256: HmacFactory = /* @__PURE__ */ hmacOver(SHA256);
+/** HMAC-SHA384 (RFC 2104, RFC 4231). */
+export const hmacSha384: HmacFactory = /* @__PURE__ */ hmacOver(SHA384);
+/** HMAC-SHA512 (RFC 2104, RFC 4231). */
+export const hmacSha512: HmacFactory = /* @__PURE__ */ hmacOver(SHA512);
+/** HMAC-SHA512/224 (RFC 2104 over FIPS 180-4 SHA-512/224). */
+export const hmacSha512_224: HmacFactory = /* @__PURE__ */ hmacOver(SHA512_224);
+/** HMAC-SHA512/256 (RFC 2104 over FIPS 180-4 SHA-512/256). */
+export const hmacSha512_256: HmacFactory = /* @__PURE__ */ hmacOver(SHA512_256);
+/** HMAC-SHA3-224 (RFC 2104 over FIPS 202; block = the sponge rate). */
+export const hmacSha3_224: HmacFactory = /* @__PURE__ */ hmacOver(SHA3_224);
+/** HMAC-SHA3-256 (RFC 2104 over FIPS 202; block = the sponge rate). */
+export const hmacSha3_256: HmacFactory = /* @__PURE__ */ hmacOver(SHA3_256);
+/** HMAC-SHA3-384 (RFC 2104 over FIPS 202; block = the sponge rate). */
+export const hmacSha3_384: HmacFactory = /* @__PURE__ */ hmacOver(SHA3_384);
+/** HMAC-SHA3-512 (RFC 2104 over FIPS 202; block = the sponge rate). */
+export const hmacSha3_512: HmacFactory = /* @__PURE__ */ hmacOver(SHA3_512);

@@ -12,14 +12,9 @@ import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } fro
 import { PreparedMac } from "../core/mac.js";
 import { checkOptions } from "../core/options.js";
 import { redactKeyMaterial } from "../core/redact.js";
-import {
-  absorbInWasm,
-  finishInWasm,
-  KECCAK_STATE_BYTES,
-  keccakLayout,
-  type WasmKeccak,
-  wasmKeccak,
-} from "../engine/wasm-keccak.js";
+import type { WasmFamilies } from "../engine/wasm-all.js";
+import { wasmFamily } from "../engine/wasm-families.js";
+import type { WasmKeccak } from "../engine/wasm-keccak.js";
 import {
   absorbBytepad,
   bytepad,
@@ -114,6 +109,9 @@ class JsKmac implements KmacCore {
 
 redactKeyMaterial(JsKmac);
 
+/** A Keccak-f[1600] state, b = 1600 bits (FIPS 202 section 3.1), as a key slot holds it. */
+const STATE_BYTES = 200;
+
 /**
  * The WebAssembly kernel (src/engine/wasm-keccak.ts). The first use runs from the zero state over
  * the prefix blocks, the message and right_encode(L) in one call; from the second use on, the
@@ -121,6 +119,7 @@ redactKeyMaterial(JsKmac);
  */
 class WasmKmac implements KmacCore {
   private readonly params: KmacParams;
+  private readonly glue: WasmFamilies["keccak"];
   private readonly wasm: WasmKeccak;
   /**
    * Until the key slot holds their sponge state: the strings of the prefix blocks,
@@ -133,8 +132,15 @@ class WasmKmac implements KmacCore {
   private slot = 0;
   private uses = 0;
 
-  constructor(params: KmacParams, wasm: WasmKeccak, key: Uint8Array, customization: Uint8Array) {
+  constructor(
+    params: KmacParams,
+    glue: WasmFamilies["keccak"],
+    wasm: WasmKeccak,
+    key: Uint8Array,
+    customization: Uint8Array,
+  ) {
     this.params = params;
+    this.glue = glue;
     this.wasm = wasm;
     this.key = copyBytes(key);
     this.prefix = [[KMAC, copyBytes(customization)], [this.key]];
@@ -147,11 +153,11 @@ class WasmKmac implements KmacCore {
    */
   private source(): number {
     if (this.slot !== 0) return this.slot;
-    if (this.uses++ === 0) return keccakLayout.zero;
+    if (this.uses++ === 0) return this.glue.keccakLayout.zero;
     const wasm = this.wasm;
     const slot = wasm.allocate(this);
     // Every slot taken (MAX_LIVE_SLOTS): each tag absorbs the prefix blocks again, from ZERO.
-    if (slot === 0) return keccakLayout.zero;
+    if (slot === 0) return this.glue.keccakLayout.zero;
     this.absorbPrefix(slot);
     this.key?.fill(0);
     this.key = undefined;
@@ -172,7 +178,7 @@ class WasmKmac implements KmacCore {
       wasm.bytes().fill(0, wasm.msg, wasm.msg + length);
     } else {
       const blocks = bytepad(prefix, rate);
-      absorbInWasm(wasm, state, 0, rate, blocks);
+      this.glue.absorbInWasm(wasm, state, 0, rate, blocks);
       blocks.fill(0);
     }
   }
@@ -184,7 +190,7 @@ class WasmKmac implements KmacCore {
     const prefix = source === this.slot ? undefined : this.prefix;
     const prefixLength = prefix === undefined ? 0 : putBytepad(undefined, 0, prefix, rate);
     const length = prefixLength + message.length + suffix.length;
-    if (length <= wasm.msgCapacity && outputLength <= keccakLayout.outCapacity) {
+    if (length <= wasm.msgCapacity && outputLength <= this.glue.keccakLayout.outCapacity) {
       // One call: MSG ← [prefix blocks ‖] X ‖ right_encode(L).
       const memory = wasm.bytes();
       const msg = wasm.msg;
@@ -196,18 +202,18 @@ class WasmKmac implements KmacCore {
       return;
     }
     // Long messages or outputs: the same steps in pieces, on the scratch state.
-    const state = keccakLayout.state;
-    wasm.bytes().copyWithin(state, source, source + KECCAK_STATE_BYTES);
+    const state = this.glue.keccakLayout.state;
+    wasm.bytes().copyWithin(state, source, source + STATE_BYTES);
     if (prefix !== undefined) this.absorbPrefix(state);
-    this.finish(state, absorbInWasm(wasm, state, 0, rate, message), out);
-    wasm.bytes().fill(0, state, state + KECCAK_STATE_BYTES);
+    this.finish(state, this.glue.absorbInWasm(wasm, state, 0, rate, message), out);
+    wasm.bytes().fill(0, state, state + STATE_BYTES);
   }
 
   /** Absorbs right_encode(L), pads and squeezes the tag from the sponge at `state`. */
   private finish(state: number, pos: number, out: Bytes): void {
     const { rate, suffix, outputLength } = this.params;
-    pos = absorbInWasm(this.wasm, state, pos, rate, suffix);
-    finishInWasm(this.wasm, state, pos, rate, CSHAKE_SUFFIX, out, outputLength);
+    pos = this.glue.absorbInWasm(this.wasm, state, pos, rate, suffix);
+    this.glue.finishInWasm(this.wasm, state, pos, rate, CSHAKE_SUFFIX, out, outputLength);
   }
 
   /** A stream whose sponge lives in a slot of its own, from a copy of the key's state. */
@@ -219,7 +225,7 @@ class WasmKmac implements KmacCore {
     let pos = 0;
     const stream: MacKernelState = {
       update: (chunk) => {
-        pos = absorbInWasm(wasm, slot, pos, rate, chunk);
+        pos = this.glue.absorbInWasm(wasm, slot, pos, rate, chunk);
       },
       finish: (out) => this.finish(slot, pos, out),
       wipe: () => {
@@ -230,7 +236,7 @@ class WasmKmac implements KmacCore {
     };
     slot = wasm.allocate(stream);
     if (slot === 0) return this.startSlotless(source);
-    if (source === this.slot) wasm.bytes().copyWithin(slot, source, source + KECCAK_STATE_BYTES);
+    if (source === this.slot) wasm.bytes().copyWithin(slot, source, source + STATE_BYTES);
     else this.absorbPrefix(slot);
     return stream;
   }
@@ -242,28 +248,28 @@ class WasmKmac implements KmacCore {
   private startSlotless(source: number): MacKernelState {
     const wasm = this.wasm;
     const rate = this.params.rate;
-    const scratch = keccakLayout.state;
-    const saved = new Uint8Array(KECCAK_STATE_BYTES);
+    const scratch = this.glue.keccakLayout.state;
+    const saved = new Uint8Array(STATE_BYTES);
     const load = () => wasm.bytes().set(saved, scratch);
     const save = () => {
       const memory = wasm.bytes();
-      saved.set(memory.subarray(scratch, scratch + KECCAK_STATE_BYTES));
-      memory.fill(0, scratch, scratch + KECCAK_STATE_BYTES);
+      saved.set(memory.subarray(scratch, scratch + STATE_BYTES));
+      memory.fill(0, scratch, scratch + STATE_BYTES);
     };
-    wasm.bytes().copyWithin(scratch, source, source + KECCAK_STATE_BYTES);
+    wasm.bytes().copyWithin(scratch, source, source + STATE_BYTES);
     if (source !== this.slot) this.absorbPrefix(scratch);
     save();
     let pos = 0;
     return {
       update: (chunk) => {
         load();
-        pos = absorbInWasm(wasm, scratch, pos, rate, chunk);
+        pos = this.glue.absorbInWasm(wasm, scratch, pos, rate, chunk);
         save();
       },
       finish: (out) => {
         load();
         this.finish(scratch, pos, out);
-        wasm.bytes().fill(0, scratch, scratch + KECCAK_STATE_BYTES);
+        wasm.bytes().fill(0, scratch, scratch + STATE_BYTES);
         saved.fill(0);
       },
       wipe: () => saved.fill(0),
@@ -308,11 +314,12 @@ export class KmacKernel implements MacKernel {
       suffix: suffixFor(xof ? 0 : outputLength * 8),
       outputLength,
     };
-    const wasm = wasmKeccak();
+    const glue = wasmFamily("keccak");
+    const wasm = glue?.wasmKeccak();
     this.core =
-      wasm === undefined
+      glue === undefined || wasm === undefined
         ? new JsKmac(params, strength, key, customization)
-        : new WasmKmac(params, wasm, key, customization);
+        : new WasmKmac(params, glue, wasm, key, customization);
   }
 
   compute(message: Bytes, out: Bytes): void {

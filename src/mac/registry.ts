@@ -11,14 +11,19 @@ import {
   PreparedMac,
 } from "../core/mac.js";
 import { closestName } from "../core/options.js";
+import { HASH_FUNCTIONS } from "../hash/index.js";
 import { BLAKE3_ALGORITHM } from "./blake3.js";
 import { CHACHA_MAC_ALGORITHMS } from "./chacha20poly1305.js";
 import { CMAC_ALGORITHMS } from "./cmac.js";
 import { GMAC_ALGORITHMS } from "./gmac.js";
-import { HMAC_ALGORITHMS } from "./hmac.js";
+import { HMAC_HASHES, type HmacName, hmacAlgorithm } from "./hmac.js";
 import { KMAC_ALGORITHMS } from "./kmac.js";
 import { POLY1305_ALGORITHM } from "./poly1305.js";
 import { SIPHASH_ALGORITHMS } from "./siphash.js";
+
+const HMAC_ALGORITHMS = Object.fromEntries(
+  Object.entries(HMAC_HASHES).map(([name, hash]) => [name, hmacAlgorithm(HASH_FUNCTIONS[hash])]),
+) as Record<HmacName, MacAlgorithm>;
 
 const ALGORITHMS: Partial<Record<MacName, MacAlgorithm>> = {
   ...HMAC_ALGORITHMS,

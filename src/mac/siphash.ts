@@ -24,7 +24,11 @@ import {
 import { checkOptions } from "../core/options.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { FORCED_BACKEND } from "../engine/native.js";
-import { loadSipWasm, type SipWasm } from "../engine/wasm-siphash.js";
+import { wasmFamily } from "../engine/wasm-families.js";
+import type { SipWasm } from "../engine/wasm-siphash.js";
+
+/** The WebAssembly kernel, or undefined where this build carries none or it does not load. */
+const loadSipWasm = (): SipWasm | undefined => wasmFamily("siphash")?.loadSipWasm();
 
 const TWO_32 = 0x100000000;
 

@@ -215,7 +215,13 @@ export const tagLength: number = keyed.mac("hmac-sha256", keyed.randomBytes(32))
     );
     assert.deepEqual(counted, []);
     const publint = await exec(bin("publint"), ["run", tarball, "--strict"], dir);
-    assert.match(publint.stdout, /All good!/);
-    assert.doesNotMatch(publint.stdout, /Suggestion|Warning|Error/);
+    // One suggestion is declined on purpose: the object-valued `browser` field (it swaps the
+    // built-in WebAssembly kernels for none, docs/bundle-size.md). publint would have an
+    // `imports` entry with a "browser" condition instead, but the tests run src/ through tsx,
+    // where such an entry resolves into dist/ and loads a second copy of the kernels.
+    const declined = /^.*pkg\.browser.* with an object value can be refactored.*$/m;
+    const rest = publint.stdout.replace(declined, "").replace(/^.*Suggestions:.*$/m, "");
+    assert.ok(/All good!/.test(publint.stdout) || declined.test(publint.stdout), publint.stdout);
+    assert.doesNotMatch(rest, /Suggestion|Warning|Error|^\S*\d+\. /m);
   });
 });

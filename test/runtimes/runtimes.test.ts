@@ -102,7 +102,9 @@ describe("runtime matrix: the conformance script gives Node's lines everywhere",
         entryPoints: [join(import.meta.dirname, "entries", `${kind}.ts`)],
         bundle: true,
         format: "esm",
-        platform: "neutral",
+        // Browsers as a browser bundler sees the package (its `browser` field: no WebAssembly
+        // unless asked), the page asking for it with `import "keyed/wasm"`.
+        platform: kind === "browser" ? "browser" : "neutral",
         target: "es2022",
         outfile,
         define: { CONFORMANCE_INPUT: JSON.stringify(input) },

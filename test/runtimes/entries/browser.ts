@@ -3,6 +3,8 @@
  * address ends in `?worker` (the same file is the page's script and the worker's). The result is
  * left in `globalThis.conformance` for the test to read (test/runtimes/runtimes.test.ts).
  */
+// A browser bundle carries the WebAssembly kernels only when asked (docs/bundle-size.md).
+import "keyed/wasm";
 import * as keyed from "keyed";
 // @ts-expect-error: a plain JavaScript module, shared with the Node test (test/safe/webcrypto.test.ts).
 import { webcryptoChecks } from "../../safe/webcrypto-checks.mjs";

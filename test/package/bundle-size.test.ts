@@ -1,0 +1,121 @@
+/**
+ * Bundle sizes (docs/bundle-size.md): each job bundled by esbuild (`--bundle --minify
+ * --format=esm`, platform browser) from the built package through its own `exports`, as a user's
+ * bundler would see it. Each size must stay under its ceiling: the figure measured when the
+ * ceiling was set, plus a little room. The sizes print as one line per job, and beside them the
+ * peers' for the same job (@noble/hashes, hash-wasm).
+ */
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { build } from "esbuild";
+
+const root = join(import.meta.dirname, "..", "..");
+const built = existsSync(join(root, "dist", "index.js"));
+
+/** One job: the import lines a user writes, and the ceiling its bundle must stay under. */
+interface Job {
+  name: string;
+  source: string;
+  ceiling?: number;
+}
+
+const use = "const k = new Uint8Array(32), m = new Uint8Array(3);";
+const KEYED_JOBS: Job[] = [
+  {
+    name: 'hmacSha256 from "keyed/hmac": tag + verify',
+    source: `import { hmacSha256 } from "keyed/hmac"; ${use} const h = hmacSha256(k); console.log(h.verify(m, h.tag(m)));`,
+    ceiling: 26_000,
+  },
+  {
+    name: 'verifyGitHub from "keyed/webhooks"',
+    source: `import { verifyGitHub } from "keyed/webhooks"; console.log(verifyGitHub);`,
+    ceiling: 25_000,
+  },
+  {
+    name: 'seal + open from "keyed"',
+    source: `import { seal, open } from "keyed"; console.log(seal, open);`,
+    ceiling: 90_000,
+  },
+  {
+    name: 'mac() from "keyed" (every algorithm)',
+    source: `import { mac } from "keyed"; console.log(mac);`,
+    ceiling: 82_000,
+  },
+  {
+    name: 'hmacSha256 with import "keyed/wasm" (the WebAssembly kernels)',
+    source: `import "keyed/wasm"; import { hmacSha256 } from "keyed/hmac"; ${use} console.log(hmacSha256(k).tag(m));`,
+    ceiling: 150_000,
+  },
+];
+
+const PEER_JOBS: Job[] = [
+  {
+    name: "@noble/hashes hmac + sha256: tag",
+    source: `import { hmac } from "@noble/hashes/hmac.js"; import { sha256 } from "@noble/hashes/sha2.js"; ${use} console.log(hmac(sha256, k, m));`,
+  },
+  {
+    name: "hash-wasm createHMAC + createSHA256: tag",
+    source: `import { createHMAC, createSHA256 } from "hash-wasm"; ${use} createHMAC(createSHA256(), k).then((h) => { h.init(); h.update(m); console.log(h.digest()); });`,
+  },
+];
+
+describe("bundle sizes (esbuild --bundle --minify --format=esm, platform browser)", {
+  skip: built ? false : "dist/ not built (npm test runs `npm run build` first)",
+}, () => {
+  let dir: string;
+  before(() => {
+    // A project with keyed installed (a link to this checkout) and the peers beside it.
+    dir = mkdtempSync(join(tmpdir(), "keyed-bundles-"));
+    mkdirSync(join(dir, "node_modules", "@noble"), { recursive: true });
+    symlinkSync(root, join(dir, "node_modules", "keyed"), "dir");
+    symlinkSync(
+      join(root, "node_modules", "hash-wasm"),
+      join(dir, "node_modules", "hash-wasm"),
+      "dir",
+    );
+    const noble = join(root, "node_modules", "@noble", "hashes");
+    symlinkSync(noble, join(dir, "node_modules", "@noble", "hashes"), "dir");
+  });
+  after(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const size = async (source: string): Promise<number> => {
+    const result = await build({
+      stdin: { contents: source, resolveDir: dir },
+      bundle: true,
+      minify: true,
+      format: "esm",
+      platform: "browser",
+      write: false,
+      logLevel: "error",
+    });
+    return result.outputFiles[0].contents.length;
+  };
+
+  for (const job of KEYED_JOBS) {
+    it(`${job.name}: under ${job.ceiling} bytes`, async (t) => {
+      const bytes = await size(job.source);
+      t.diagnostic(`${job.name}: ${bytes} bytes`);
+      assert.ok(
+        bytes <= (job.ceiling as number),
+        `${bytes} bytes, over the ${job.ceiling} ceiling`,
+      );
+    });
+  }
+
+  it("the WebAssembly kernels reach a browser bundle only through keyed/wasm", async () => {
+    const without = await size(KEYED_JOBS[0].source);
+    const withWasm = await size(KEYED_JOBS[4].source);
+    assert.ok(withWasm - without > 50_000, `keyed/wasm adds only ${withWasm - without} bytes`);
+  });
+
+  for (const job of PEER_JOBS) {
+    it(`peer, for comparison: ${job.name}`, async (t) => {
+      t.diagnostic(`${job.name}: ${await size(job.source)} bytes`);
+    });
+  }
+});
