@@ -82,7 +82,7 @@ const TARGETS: Target[] = [
         what: `${a} tagMany, per message`,
         algorithm: a,
         size,
-        rows: ["keyed tagMany"],
+        rows: ["keyed tagMany prepared"],
         measure: "time",
         goal: 0.25,
       }),
