@@ -23,26 +23,12 @@ export type { Mac, MacName, MacOptions, MacStream, MacVerifyingStream } from "./
 export { randomBytes } from "./core/random.js";
 export type { Refusal, Verdict } from "./core/result.js";
 export type { TimeInput } from "./core/time.js";
+// hmac(), and the one-hash doors hmacSha1 … hmacSha3_512 (also the `keyed/hmac` entry).
+export * from "./hmac.js";
 export { type HkdfHash, type HkdfOptions, hkdf } from "./kdf/hkdf.js";
 export { blake3Keyed, deriveKey } from "./mac/blake3.js";
 export { cmac } from "./mac/cmac.js";
 export { gmacKey as gmac } from "./mac/gmac.js";
-export {
-  type HmacFactory,
-  type HmacHash,
-  hmac,
-  hmacSha1,
-  hmacSha3_224,
-  hmacSha3_256,
-  hmacSha3_384,
-  hmacSha3_512,
-  hmacSha224,
-  hmacSha256,
-  hmacSha384,
-  hmacSha512,
-  hmacSha512_224,
-  hmacSha512_256,
-} from "./mac/hmac.js";
 export { kmac128, kmac256 } from "./mac/kmac.js";
 export { isMacName, type MacInfo, mac, macInfo, macNames } from "./mac/registry.js";
 export { SipHashMac, siphash13, siphash13_128, siphash24, siphash24_128 } from "./mac/siphash.js";
