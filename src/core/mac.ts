@@ -629,10 +629,10 @@ export class PreparedMac implements Mac {
    * Counts a tag (countNonce), then writes a fresh random nonce to the front of `out`, drawn now
    * (never ahead: a cloned or snapshotted process must not repeat them).
    */
-  private drawNonce(out: Bytes, offset = 0): void {
+  private drawNonce(out: Bytes): void {
     this.countNonce();
     const nonce = fillNonce(this.nonce);
-    for (let i = 0; i < nonce.length; i++) out[offset + i] = nonce[i];
+    for (let i = 0; i < nonce.length; i++) out[i] = nonce[i];
   }
 
   /** The nonce at the front of a candidate tag (zeros where it is too short: it will fail). */

@@ -410,8 +410,6 @@ export class HmacKernel implements MacKernel {
   private readonly native: NativeHmac | undefined;
   /** Messages tagged so far (the first one takes the cheapest path to a single tag). */
   private messages = 0;
-  /** A tag's room on node:crypto's path of a batch (made on first need, wiped after each). */
-  private tag: Uint8Array | undefined;
 
   constructor(hash: HashFunction, key: Bytes) {
     this.outputLength = hash.outputLength;
@@ -446,19 +444,13 @@ export class HmacKernel implements MacKernel {
    */
   computeMany(messages: readonly Bytes[], out: Bytes): void {
     const native = this.native;
-    const length = this.outputLength;
     let own: number[] | undefined;
+    let long: number[] | undefined;
     for (let i = 0; i < messages.length; i++) {
-      const message = messages[i];
-      if (native === undefined || !useNative(this.family, message.length)) {
-        (own ??= []).push(i);
-        continue;
-      }
-      const tag = (this.tag ??= new Uint8Array(length));
-      native.compute(message, tag, false);
-      for (let j = 0; j < length; j++) out[i * length + j] = tag[j];
-      tag.fill(0);
+      if (native !== undefined && useNative(this.family, messages[i].length)) (long ??= []).push(i);
+      else (own ??= []).push(i);
     }
+    if (long !== undefined) native?.computeMany(messages, long, out);
     if (own !== undefined) this.core.computeMany(messages, own, out);
     this.messages += messages.length;
   }

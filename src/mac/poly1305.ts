@@ -17,15 +17,11 @@ import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
-import type { WasmFamilies } from "../engine/wasm-all.js";
 import { wasmFamily } from "../engine/wasm-families.js";
 import type { Poly1305Wasm } from "../engine/wasm-poly1305.js";
 
-/** The family's glue, once this build has it (asked again until then: see wasmFamily). */
-let glue: WasmFamilies["poly1305"] | undefined;
 /** The WebAssembly kernel, or undefined where this build carries none or it does not load. */
-const loadPoly1305Wasm = (): Poly1305Wasm | undefined =>
-  (glue ??= wasmFamily("poly1305"))?.loadPoly1305Wasm();
+const loadPoly1305Wasm = (): Poly1305Wasm | undefined => wasmFamily("poly1305")?.loadPoly1305Wasm();
 
 const LIMB = 4194304; // 2^22
 const INV_LIMB = 1 / LIMB; // exact: a power of two

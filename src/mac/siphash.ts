@@ -24,14 +24,11 @@ import {
 import { checkOptions } from "../core/options.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { FORCED_BACKEND } from "../engine/native.js";
-import type { WasmFamilies } from "../engine/wasm-all.js";
 import { wasmFamily } from "../engine/wasm-families.js";
 import type { SipWasm } from "../engine/wasm-siphash.js";
 
-/** The family's glue, once this build has it (asked again until then: see wasmFamily). */
-let glue: WasmFamilies["siphash"] | undefined;
 /** The WebAssembly kernel, or undefined where this build carries none or it does not load. */
-const loadSipWasm = (): SipWasm | undefined => (glue ??= wasmFamily("siphash"))?.loadSipWasm();
+const loadSipWasm = (): SipWasm | undefined => wasmFamily("siphash")?.loadSipWasm();
 
 const TWO_32 = 0x100000000;
 
