@@ -210,6 +210,49 @@ function moment(value: unknown, name: string): number {
   return nowSeconds(typeof value === "number" && value < 0 ? 0 : value, name);
 }
 
+/** BAD_INPUT unless `value` is a ReplayStore (an object with a `claim` method). */
+export function assertReplayStore(value: unknown, name: string): asserts value is ReplayStore {
+  if (
+    value === null ||
+    typeof value !== "object" ||
+    typeof (value as ReplayStore).claim !== "function"
+  ) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      `${name} must be a ReplayStore (MemoryReplayStore, RedisReplayStore); got ${describeType(value)}.`,
+    );
+  }
+}
+
+/** What a verified message is claimed by: its id and validity (see `claimOnce`). */
+export interface ReplayClaim {
+  id: ReplayId;
+  validFrom: number | undefined;
+  validUntil: number;
+  now: number;
+}
+
+/**
+ * A verifier's answer with an optional replay store: without one, `result` as it is; with one,
+ * a Promise of it once the message `claim()` names was claimed (`replayed` or `store_unavailable`
+ * otherwise). Only an accepted message is claimed, so forgeries never fill the store; `claim()`
+ * may refuse instead (a token with nothing to be remembered by).
+ */
+export function claimAccepted<R extends { ok: boolean }, F extends { ok: false }>(
+  result: R,
+  store: ReplayStore | undefined,
+  claim: () => ReplayClaim | F,
+): R | Promise<R | F | (ClaimResult & { ok: false })> {
+  if (store === undefined) return result;
+  if (!result.ok) return Promise.resolve(result);
+  const c = claim();
+  if ("ok" in c) return Promise.resolve(c);
+  const { id, validFrom, validUntil, now } = c;
+  return claimOnce(store, id, { validFrom, validUntil, now }).then((answer) =>
+    answer.ok ? result : answer,
+  );
+}
+
 /**
  * Claims the id of a message that has verified, for the rest of its validity (TTL: validUntil -
  * now, rounded up, at least 1 s), and answers `{ ok: true }` or a refusal (`replayed`,
@@ -223,12 +266,7 @@ export async function claimOnce(
   id: ReplayId,
   options: ClaimOnceOptions,
 ): Promise<ClaimResult> {
-  if (store === null || typeof store !== "object" || typeof store.claim !== "function") {
-    throw new KeyedError(
-      "BAD_INPUT",
-      `replayStore must be a ReplayStore (MemoryReplayStore, RedisReplayStore); got ${describeType(store)}.`,
-    );
-  }
+  assertReplayStore(store, "replayStore");
   if (typeof id !== "string") assertBytes(id, "id");
   if (options === undefined) {
     throw new KeyedError("BAD_INPUT", "claimOnce takes options { validFrom, validUntil, now? }.");

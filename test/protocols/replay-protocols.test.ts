@@ -59,6 +59,16 @@ describe("verifyJwt with a replay store", () => {
     assert.equal(claims, 1);
   });
 
+  it("with a replay store every answer is a Promise, a refusal too (as the overload says)", async () => {
+    const store = new MemoryReplayStore();
+    const expired = signJwt({ jti: "e", exp: now - 10 }, key, { alg: "HS256" });
+    for (const token of ["not.a.jwt", "", expired]) {
+      const answer = verifyJwt(token, key, options(store));
+      assert.ok(answer instanceof Promise, `${JSON.stringify(token)} answered synchronously`);
+      assert.equal((await answer).ok, false);
+    }
+  });
+
   it("a failing store is store_unavailable; a store that is not one is BAD_INPUT", async () => {
     const token = signJwt({ jti: "z", exp: now + 60 }, key, { alg: "HS256" });
     const r = await verifyJwt(token, key, options(down));

@@ -9,10 +9,15 @@ import {
 } from "../../core/bytes.js";
 import { KeyedError } from "../../core/errors.js";
 import { describeType } from "../../core/options.js";
-import { refuse } from "../../core/result.js";
+import { type Refusal, refuse } from "../../core/result.js";
 import { durationSeconds, nowSeconds, toleranceSeconds } from "../../core/time.js";
 import { hmac } from "../../mac/hmac.js";
-import { claimOnce, type ReplayStore } from "../../safe/store.js";
+import {
+  assertReplayStore,
+  claimAccepted,
+  type ReplayClaim,
+  type ReplayStore,
+} from "../../safe/store.js";
 import {
   checkAlgorithmList,
   checkClaimTypes,
@@ -30,6 +35,7 @@ import type {
   JwsHeader,
   JwsResult,
   JwtClaims,
+  JwtFailure,
   JwtResult,
   VerifyJwsOptions,
   VerifyJwtOptions,
@@ -234,6 +240,28 @@ export function verifyJwt(
   key: JwsKey,
   options: VerifyJwtOptions,
 ): JwtResult | Promise<JwtResult> {
+  const checks = jwtChecks(options, key);
+  const result = checkJwt(token, key, checks);
+  // With a replay store every answer is a Promise, refusals too (the overload says so).
+  return claimAccepted<JwtResult, Refusal<JwtFailure>>(result, checks.replayStore, () =>
+    jtiClaim((result as JwtResult & { ok: true }).payload, checks),
+  );
+}
+
+/** verifyJwt's options, checked once (BAD_INPUT throws here, before any token is read). */
+interface JwtChecks {
+  algorithms: JwsAlgorithm[];
+  typ: string | undefined;
+  now: number;
+  leeway: number;
+  maxAge: number | undefined;
+  issuers: string[] | undefined;
+  audiences: string[] | undefined;
+  required: string[];
+  replayStore: ReplayStore | undefined;
+}
+
+function jwtChecks(options: VerifyJwtOptions, key: JwsKey): JwtChecks {
   const o = requiredOptions(
     options,
     [
@@ -251,12 +279,7 @@ export function verifyJwt(
     "verifyJwt options",
   );
   const replayStore = o.replayStore as ReplayStore | undefined;
-  if (replayStore !== undefined && typeof replayStore?.claim !== "function") {
-    throw new KeyedError(
-      "BAD_INPUT",
-      `options.replayStore must be a ReplayStore (MemoryReplayStore, RedisReplayStore); got ${describeType(replayStore)}.`,
-    );
-  }
+  if (replayStore !== undefined) assertReplayStore(replayStore, "options.replayStore");
   const algorithms = checkAlgorithmList(o.algorithms);
   checkVerificationKey(key, algorithms);
   const now = nowSeconds(o.now);
@@ -275,11 +298,23 @@ export function verifyJwt(
     throw new KeyedError("BAD_INPUT", "options.typ must be a string.");
   }
 
-  const jws = verifyCompact(token, key, {
+  return {
     algorithms,
     typ: o.typ as string | undefined,
-    detachedPayload: undefined,
-  });
+    now,
+    leeway,
+    maxAge,
+    issuers,
+    audiences,
+    required,
+    replayStore,
+  };
+}
+
+/** The JWS, then the payload and its claims (verifyJwt without the replay store). */
+function checkJwt(token: string, key: JwsKey, checks: JwtChecks): JwtResult {
+  const { algorithms, typ, now, leeway, maxAge, issuers, audiences, required } = checks;
+  const jws = verifyCompact(token, key, { algorithms, typ, detachedPayload: undefined });
   if (!jws.ok) return jws;
   const claims = parseJson(jws.payload);
   if (!isPlainObject(claims)) {
@@ -330,24 +365,18 @@ export function verifyJwt(
       return refuse("audience_mismatch", "the token is not addressed to this audience.");
     }
   }
-  const result: JwtResult = { ok: true, header: jws.header, payload: claims as JwtClaims };
-  return replayStore === undefined ? result : claimJti(replayStore, result, now, leeway, maxAge);
+  return { ok: true, header: jws.header, payload: claims as JwtClaims };
 }
 
 /**
- * With a replay store: a verified token's `jti` (RFC 7519 4.1.7), with its issuer, claimed until
- * the token stops being valid (exp + tolerance, or iat + maxAgeSeconds + tolerance), from its iat
- * (or nbf) for the store's epoch rule. A token without jti, or without a bound on its validity,
- * cannot be remembered: refused.
+ * With a replay store: what a verified token is remembered by, its `jti` (RFC 7519 4.1.7) with its
+ * issuer, until the token stops being valid (exp + tolerance, or iat + maxAgeSeconds + tolerance),
+ * from its iat (or nbf) for the store's epoch rule. A token without jti, or without a bound on its
+ * validity, cannot be remembered: refused.
  */
-async function claimJti(
-  store: ReplayStore,
-  result: JwtResult & { ok: true },
-  now: number,
-  leeway: number,
-  maxAge: number | undefined,
-): Promise<JwtResult> {
-  const { jti, iss, exp, iat, nbf } = result.payload;
+function jtiClaim(payload: JwtClaims, checks: JwtChecks): ReplayClaim | Refusal<JwtFailure> {
+  const { now, leeway, maxAge } = checks;
+  const { jti, iss, exp, iat, nbf } = payload;
   if (typeof jti !== "string" || jti === "") {
     return refuse("missing_claim", "with a replay store, a token needs a jti claim.");
   }
@@ -363,10 +392,10 @@ async function claimJti(
       "with a replay store, a token needs exp (or iat, with maxAgeSeconds) to bound how long its jti is remembered.",
     );
   }
-  const claim = await claimOnce(store, `jwt:${JSON.stringify([iss ?? null, jti])}`, {
+  return {
+    id: `jwt:${JSON.stringify([iss ?? null, jti])}`,
     validFrom: iat ?? nbf,
     validUntil: Math.max(until, now + 1),
     now,
-  });
-  return claim.ok ? result : claim;
+  };
 }

@@ -4,7 +4,12 @@ import { equal } from "../../core/equal.js";
 import { checkOptions, describeType } from "../../core/options.js";
 import { isRefusal, type Refusal, refuse } from "../../core/result.js";
 import { toleranceSeconds } from "../../core/time.js";
-import { claimOnce, type ReplayStore } from "../../safe/store.js";
+import {
+  assertReplayStore,
+  claimAccepted,
+  type ReplayClaim,
+  type ReplayStore,
+} from "../../safe/store.js";
 import {
   canonicalHeaderValue,
   canonicalQuery,
@@ -54,14 +59,6 @@ const VERIFY_OPTION_NAMES = [
   "replayStore",
   ...PATH_OPTION_NAMES,
 ];
-
-/** What a verified request is remembered by, with a replay store: its signature, for its validity. */
-interface ReplayClaim {
-  id: string;
-  validFrom: number;
-  validUntil: number;
-  now: number;
-}
 
 /** What a request claims about its signature, read from the Authorization header or the query. */
 interface AuthClaim {
@@ -233,10 +230,7 @@ export function verifyRequest(
   const claim: Partial<ReplayClaim> = {};
   const result = checkRequest(request, options, claim);
   const store = (options as { replayStore?: ReplayStore }).replayStore;
-  if (store === undefined) return result;
-  if (!result.ok) return Promise.resolve(result);
-  const { id, validFrom, validUntil, now } = claim as ReplayClaim;
-  return claimOnce(store, id, { validFrom, validUntil, now }).then((c) => (c.ok ? result : c));
+  return claimAccepted<SigV4Verification, never>(result, store, () => claim as ReplayClaim);
 }
 
 /** verifyRequest without the replay store; `replay` gets the claim of a request that verified. */
@@ -246,11 +240,7 @@ function checkRequest(
   replay: Partial<ReplayClaim>,
 ): SigV4Verification {
   const o = checkOptions(options, VERIFY_OPTION_NAMES, "verifyRequest options");
-  if (o.replayStore !== undefined && typeof (o.replayStore as ReplayStore)?.claim !== "function") {
-    throw badInput(
-      `options.replayStore must be a ReplayStore (MemoryReplayStore, RedisReplayStore); got ${describeType(o.replayStore)}.`,
-    );
-  }
+  if (o.replayStore !== undefined) assertReplayStore(o.replayStore, "options.replayStore");
   const lookup = o.secretAccessKey;
   if (typeof lookup !== "function") checkSecretText(lookup, "options.secretAccessKey");
   const expectedKeyId =

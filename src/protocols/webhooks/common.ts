@@ -23,7 +23,7 @@ import { SHA256, sha256 } from "../../hash/sha256.js";
 import { HmacKernel } from "../../mac/hmac.js";
 import type { Keyset } from "../../safe/keyset.js";
 import { type KeysetView, keysetView } from "../../safe/keyset-access.js";
-import { claimOnce, type ReplayStore } from "../../safe/store.js";
+import { assertReplayStore, claimAccepted, type ReplayStore } from "../../safe/store.js";
 import {
   type BodyFailure,
   type HttpRequest,
@@ -290,15 +290,7 @@ export const CLOCK_OPTIONS = ["toleranceSeconds", "now", "replayStore"] as const
 export function clockOptions(options: unknown, where: string): Clock {
   const o = checkOptions<VerifyOptions>(options, CLOCK_OPTIONS, `${where} options`);
   const replayStore = o.replayStore;
-  if (
-    replayStore !== undefined &&
-    typeof (replayStore as { claim?: unknown })?.claim !== "function"
-  ) {
-    throw new KeyedError(
-      "BAD_INPUT",
-      `options.replayStore must be a ReplayStore (MemoryReplayStore, RedisReplayStore); got ${describeType(replayStore)}.`,
-    );
-  }
+  if (replayStore !== undefined) assertReplayStore(replayStore, "options.replayStore");
   return {
     tolerance: toleranceSeconds(o, [], DEFAULT_TOLERANCE_SECONDS),
     now: nowSeconds(o.now),
@@ -317,13 +309,10 @@ export function settle<T extends object>(
   clock: Clock,
   replay: () => { id: string | Bytes; validFrom: number | undefined; validUntil: number },
 ): WebhookResult<T> | Promise<WebhookResult<T>> {
-  const store = clock.replayStore;
-  if (store === undefined) return result;
-  if (!result.ok) return Promise.resolve(result);
-  const { id, validFrom, validUntil } = replay();
-  return claimOnce(store, id, { validFrom, validUntil, now: clock.now }).then((claim) =>
-    claim.ok ? result : claim,
-  );
+  return claimAccepted<WebhookResult<T>, never>(result, clock.replayStore, () => ({
+    ...replay(),
+    now: clock.now,
+  }));
 }
 
 export function signTimestamp(options: unknown, where: string): number {
