@@ -4,7 +4,7 @@
  * readers). A Keyset answers `[KEYSET_ACCESS]()` with this view; anything else is not a keyset.
  */
 import type { Bytes } from "../core/bytes.js";
-import type { Mac, MacName } from "../core/mac.js";
+import type { MacKernel, MacName } from "../core/mac.js";
 
 /** The method a Keyset carries under this symbol (Symbol.for: one keyed, one symbol). */
 export const KEYSET_ACCESS: unique symbol = Symbol.for("keyed.keyset.access.v1") as never;
@@ -23,8 +23,11 @@ export interface KeysetView {
   keys(): readonly KeysetKeyView[];
   /** The key with this id or kid, or undefined. */
   get(idOrKid: number | string): KeysetKeyView | undefined;
-  /** The prepared Mac of the enabled key with this id or kid (owned by the keyset: never destroy it). */
-  mac(idOrKid: number | string): Mac | undefined;
+  /**
+   * The prepared kernel of the enabled key with this id or kid: its full, untruncated output, for
+   * protocols whose tag names its key elsewhere (a JWS `kid`). Owned by the keyset: never wipe it.
+   */
+  kernel(idOrKid: number | string): MacKernel | undefined;
   /** A copy of the enabled key's bytes, which the caller wipes; undefined when not enabled. */
   keyBytes(idOrKid: number | string): Bytes | undefined;
 }

@@ -21,7 +21,7 @@
 import { assertBytes, assertInteger, type Bytes, copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { encodeFields, encodeFieldsTuple, type Field } from "../core/fields.js";
-import type { Mac, MacName, MacVerifyingStream } from "../core/mac.js";
+import type { Mac, MacKernel, MacName, MacVerifyingStream } from "../core/mac.js";
 import { checkOptions, describeType } from "../core/options.js";
 import { randomBytes } from "../core/random.js";
 import { redactKeyMaterial } from "../core/redact.js";
@@ -105,7 +105,7 @@ export class Keyset {
         },
         keys: () => keyset.keys(),
         get: (idOrKid) => keyset.get(idOrKid),
-        mac: (idOrKid) => keysetMac(keyset, idOrKid),
+        kernel: (idOrKid) => keysetKernel(keyset, idOrKid),
         keyBytes: (idOrKid) => keysetKeyBytes(keyset, idOrKid),
       };
     }
@@ -494,6 +494,12 @@ function lookup(keyset: Keyset, idOrKid: number | string): Entry | undefined {
 export function keysetMac(keyset: Keyset, idOrKid: number | string): Mac | undefined {
   const entry = lookup(keyset, idOrKid);
   return entry?.status === "enabled" ? entry.mac : undefined;
+}
+
+/** @internal The kernel of the enabled key with this id or `kid` (its full output), or undefined; owned by the keyset. */
+export function keysetKernel(keyset: Keyset, idOrKid: number | string): MacKernel | undefined {
+  const entry = lookup(keyset, idOrKid);
+  return entry?.status === "enabled" ? entry.kernel : undefined;
 }
 
 /** @internal The primary key's id, kid and prepared Mac, for signing (JWS, webhooks). */

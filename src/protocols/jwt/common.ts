@@ -1,7 +1,10 @@
 /** What signing and verifying share: the algorithms, key and option checks, claim types. */
 import { assertBytes, type Bytes } from "../../core/bytes.js";
 import { KeyedError } from "../../core/errors.js";
+import type { MacKernel } from "../../core/mac.js";
 import { checkOptions, describeType } from "../../core/options.js";
+import { HASH_FUNCTIONS } from "../../hash/index.js";
+import { HmacKernel } from "../../mac/hmac.js";
 import type { Keyset } from "../../safe/keyset.js";
 import { type KeysetKeyView, keysetView } from "../../safe/keyset-access.js";
 import type { JwsAlgorithm } from "./types.js";
@@ -159,25 +162,31 @@ export function signingKey(
 }
 
 /**
- * The keys that may have signed a token with header `alg` and `kid`: for bytes, the bytes; for a
- * keyset, the enabled key the `kid` names when its MAC is alg's HMAC (none otherwise: an unknown,
+ * The prepared kernels of the keys that may have signed a token with header `alg` and `kid`: for
+ * bytes, a kernel made here (`owned`: the caller wipes it); for a keyset, the keyset's own kernel
+ * of the enabled key the `kid` names when its MAC is alg's HMAC (none otherwise: an unknown,
  * disabled or destroyed `kid` is the sender's claim, answered with a refusal), or with no `kid`
- * every enabled key of alg's HMAC. Keyset keys are copies the caller wipes.
+ * those of every enabled key of alg's HMAC. Each gives the full HMAC output.
  */
-export function verificationKeys(key: JwsKey, alg: JwsAlgorithm, kid: unknown): Bytes[] {
+export function verificationKernels(
+  key: JwsKey,
+  alg: JwsAlgorithm,
+  kid: unknown,
+): { kernels: MacKernel[]; owned: boolean } {
   const keyset = keysetView(key);
-  if (keyset === undefined) return [key as Bytes];
-  const name = MAC_OF[alg];
-  const ids: (number | string)[] = [];
-  if (kid === undefined) {
-    for (const info of keyset.keys()) {
-      if (info.status === "enabled" && info.algorithm === name) ids.push(info.id);
-    }
-  } else if (typeof kid === "string") {
-    const info = keyset.get(kid);
-    if (info?.status === "enabled" && info.algorithm === name) ids.push(kid);
+  if (keyset === undefined) {
+    return { kernels: [new HmacKernel(HASH_FUNCTIONS[HASH[alg]], key as Bytes)], owned: true };
   }
-  return ids.map((id) => keyset.keyBytes(id) as Bytes);
+  const name = MAC_OF[alg];
+  const kernels: MacKernel[] = [];
+  const add = (info: KeysetKeyView | undefined) => {
+    if (info?.status !== "enabled" || info.algorithm !== name) return;
+    const kernel = keyset.kernel(info.id);
+    if (kernel !== undefined) kernels.push(kernel);
+  };
+  if (kid === undefined) for (const info of keyset.keys()) add(info);
+  else if (typeof kid === "string") add(keyset.get(kid));
+  return { kernels, owned: false };
 }
 
 /**

@@ -7,11 +7,11 @@ import {
   bytesToUtf8,
   utf8ToBytes,
 } from "../../core/bytes.js";
+import { equal } from "../../core/equal.js";
 import { KeyedError } from "../../core/errors.js";
 import { describeType } from "../../core/options.js";
 import { type Refusal, refuse } from "../../core/result.js";
 import { durationSeconds, nowSeconds, toleranceSeconds } from "../../core/time.js";
-import { hmac } from "../../mac/hmac.js";
 import {
   assertReplayStore,
   claimAccepted,
@@ -22,13 +22,12 @@ import {
   checkAlgorithmList,
   checkClaimTypes,
   checkVerificationKey,
-  HASH,
   isPlainObject,
   type JwsKey,
   normalizeTyp,
   requiredOptions,
   stringList,
-  verificationKeys,
+  verificationKernels,
 } from "./common.js";
 import type {
   JwsAlgorithm,
@@ -171,8 +170,8 @@ function verifyCompact(token: unknown, key: JwsKey, checks: CompactChecks): JwsR
 
   // With a keyset, the header's kid names the key (RFC 7515 4.1.4): the sender's claim, so an
   // unknown or disabled one is a refusal. The kid is authenticated by the signature below.
-  const keys = verificationKeys(key, alg as JwsAlgorithm, header.kid);
-  if (keys.length === 0) {
+  const { kernels, owned } = verificationKernels(key, alg as JwsAlgorithm, header.kid);
+  if (kernels.length === 0) {
     return refuse(
       "unknown_kid",
       header.kid === undefined
@@ -181,18 +180,17 @@ function verifyCompact(token: unknown, key: JwsKey, checks: CompactChecks): JwsR
     );
   }
   // The signing input is the segments as received (RFC 7515 5.2 step 8), never re-encoded. Every
-  // candidate key is tried (a token without kid against a keyset), each in constant time.
+  // candidate key is tried (a token without kid against a keyset), each compared in constant time.
   const signingInput = utf8ToBytes(`${h}.${payloadSegment}`);
+  const expected = new Uint8Array(kernels[0].outputLength);
   let ok = false;
-  for (const bytes of keys) {
-    const m = hmac(HASH[alg as JwsAlgorithm], bytes);
-    try {
-      ok = m.verify(signingInput, signature) || ok;
-    } finally {
-      m.destroy();
-      if (bytes !== key) bytes.fill(0);
-    }
+  for (const kernel of kernels) {
+    kernel.compute(signingInput, expected);
+    ok = equal(expected, signature) || ok;
+    if (owned) kernel.wipe();
   }
+  // A computed signature that did not match is a forgery for this token: never leave it behind.
+  expected.fill(0);
   if (!ok) return refuse("signature_mismatch", "the JWS signature does not match.");
   // The payload is decoded once it is known to be authentic.
   payload ??= decodeSegment(p);

@@ -14,7 +14,6 @@ import {
 import { PreparedKeyCache } from "../../core/cache.js";
 import { equal } from "../../core/equal.js";
 import { KeyedError } from "../../core/errors.js";
-import type { PreparedMac } from "../../core/mac.js";
 import { checkOptions, describeType } from "../../core/options.js";
 import { redactKeyMaterial } from "../../core/redact.js";
 import { type Refusal, refuse } from "../../core/result.js";
@@ -169,9 +168,9 @@ export function standardSecret(secret: unknown, name: string): Bytes {
   return key;
 }
 
-/** The HMAC-SHA256 kernel of a keyset key's prepared Mac (the keyset prepared it once). */
+/** The HMAC-SHA256 kernel of a keyset key (the keyset prepared it once). */
 function keysetKernel(keyset: KeysetView, id: number): HmacKernel {
-  return (keyset.mac(id) as PreparedMac).kernel as HmacKernel;
+  return keyset.kernel(id) as HmacKernel;
 }
 
 /** The webhook secrets of a keyset: its enabled HMAC-SHA256 keys (the schemes' MAC). */
