@@ -1,6 +1,6 @@
 /** The TCP-AO MAC of a segment (RFC 5925 section 5.1) with a prepared traffic key. */
 import { assertBytes, assertInteger, type Bytes, copyBytes } from "../../core/bytes.js";
-import { equal } from "../../core/equal.js";
+import { equalAt } from "../../core/equal.js";
 import { KeyedError } from "../../core/errors.js";
 import { checkOptions, describeType } from "../../core/options.js";
 import { redactKeyMaterial } from "../../core/redact.js";
@@ -95,8 +95,6 @@ export class TcpAoMac {
   private fill = 0;
   /** The full PRF output before truncation. */
   private readonly full: Uint8Array;
-  private readonly expected: Uint8Array;
-  private readonly received: Uint8Array;
   private readonly found = new Int32Array(2);
   private destroyed = false;
 
@@ -123,8 +121,6 @@ export class TcpAoMac {
     this.kernel = spec.hash === undefined ? new CmacKernel(key) : new HmacKernel(spec.hash, key);
     key.fill(0);
     this.full = new Uint8Array(this.kernel.outputLength);
-    this.expected = new Uint8Array(spec.macLength);
-    this.received = new Uint8Array(spec.macLength);
   }
 
   /** The MAC of the segment (its TCP-AO MAC field read as zero): `macLength` bytes. */
@@ -182,14 +178,9 @@ export class TcpAoMac {
     const at = this.found[0];
     if (segment[at + 1] !== 4 + this.macLength) return CHECK_MAC_LENGTH;
     this.computeInto(input, segment);
-    const { expected, received, full } = this;
-    for (let i = 0; i < this.macLength; i++) {
-      expected[i] = full[i];
-      received[i] = segment[at + 4 + i];
-    }
-    const ok = equal(expected, received);
-    full.fill(0);
-    expected.fill(0);
+    // The option's MAC in place (its length was checked above), against the leftmost bytes.
+    const ok = equalAt(this.full, 0, segment, at + 4, this.macLength);
+    this.full.fill(0);
     return ok ? CHECK_OK : CHECK_MISMATCH;
   }
 
