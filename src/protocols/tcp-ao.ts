@@ -8,9 +8,10 @@
  *   pseudo-header, the TCP header with its checksum and the TCP-AO MAC field read as zero (and,
  *   when the key excludes options, no option but TCP-AO), then the payload.
  *
- * A prepared `TcpAoMac` allocates nothing per segment: the MAC input is staged through one
- * preallocated block buffer into the hash (or the CMAC chain), so the caller's segment is never
- * copied whole, changed, or sliced.
+ * A prepared `TcpAoMac` allocates nothing per segment once it has seen a segment of that length:
+ * the MAC input is assembled in one buffer it owns (grown on demand, with a view per input length,
+ * at most 64 kept), and the kernel runs over it in one call; the caller's segment is read, never
+ * changed or sliced.
  *
  * The parts live under tcp-ao/: common.ts (the algorithms), kdf.ts (traffic keys), segment.ts
  * (the option), mac.ts (the MAC).

@@ -14,7 +14,7 @@ export interface AlgorithmSpec {
   readonly hash?: HashFunction;
 }
 
-export const ALGORITHMS: Record<TcpAoAlgorithm, AlgorithmSpec> = {
+const ALGORITHMS: Record<TcpAoAlgorithm, AlgorithmSpec> = {
   // RFC 5926 3.1.1.1 and 3.2.1: KDF_HMAC_SHA1, Output_Length 160; MAC truncated to 96 bits.
   "hmac-sha1-96": { keyLength: 20, macLength: 12, hash: HASH_FUNCTIONS.sha1 },
   // RFC 5926 3.1.1.2 and 3.2.2: KDF_AES_128_CMAC, Output_Length 128; AES-CMAC-96 (RFC 4494).

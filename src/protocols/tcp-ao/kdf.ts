@@ -3,6 +3,7 @@ import { assertBytes, assertInteger, type Bytes } from "../../core/bytes.js";
 import { KeyedError } from "../../core/errors.js";
 import { MIN_KEY_LENGTH } from "../../core/mac.js";
 import { checkOptions, describeType } from "../../core/options.js";
+import { writeUint32BE } from "../../hash/md.js";
 import { aesCmacPrf128 } from "../../mac/cmac.js";
 import { HmacKernel } from "../../mac/hmac.js";
 import { type AlgorithmSpec, algorithmSpec, MAX_UINT32, type TcpAoAlgorithm } from "./common.js";
@@ -44,16 +45,9 @@ export function checkAddresses(source: unknown, destination: unknown): void {
   }
 }
 
-export function writeUint16(out: Uint8Array, offset: number, value: number): void {
+function writeUint16(out: Uint8Array, offset: number, value: number): void {
   out[offset] = value >>> 8;
   out[offset + 1] = value;
-}
-
-export function writeUint32(out: Uint8Array, offset: number, value: number): void {
-  out[offset] = value >>> 24;
-  out[offset + 1] = value >>> 16;
-  out[offset + 2] = value >>> 8;
-  out[offset + 3] = value;
 }
 
 /**
@@ -86,14 +80,14 @@ export function tcpAoKdfContext(context: TcpAoKeyContext): Bytes {
   out.set(destination, n);
   writeUint16(out, 2 * n, sourcePort);
   writeUint16(out, 2 * n + 2, destinationPort);
-  writeUint32(out, 2 * n + 4, sourceIsn);
-  writeUint32(out, 2 * n + 8, destinationIsn);
+  writeUint32BE(out, 2 * n + 4, sourceIsn);
+  writeUint32BE(out, 2 * n + 8, destinationIsn);
   return out;
 }
 
-export const LABEL = [0x54, 0x43, 0x50, 0x2d, 0x41, 0x4f]; // "TCP-AO", no terminating zero (RFC 9235 8.3)
+const LABEL = [0x54, 0x43, 0x50, 0x2d, 0x41, 0x4f]; // "TCP-AO", no terminating zero (RFC 9235 8.3)
 
-export function checkMasterKey(masterKey: unknown, options: TcpAoKdfOptions | undefined): Bytes {
+function checkMasterKey(masterKey: unknown, options: TcpAoKdfOptions | undefined): Bytes {
   assertBytes(masterKey, "masterKey");
   const allowShort = checkOptions<TcpAoKdfOptions>(
     options,
@@ -133,7 +127,7 @@ export function tcpAoTrafficKey(
   return deriveTrafficKey(spec, masterKey, tcpAoKdfContext(context));
 }
 
-export function deriveTrafficKey(spec: AlgorithmSpec, masterKey: Bytes, context: Bytes): Bytes {
+function deriveTrafficKey(spec: AlgorithmSpec, masterKey: Bytes, context: Bytes): Bytes {
   const input = new Uint8Array(1 + LABEL.length + context.length + 2);
   input[0] = 1;
   input.set(LABEL, 1);

@@ -2,6 +2,7 @@
 import { assertBytes, assertInteger, type Bytes, copyBytes } from "../../core/bytes.js";
 import { equalAt } from "../../core/equal.js";
 import { KeyedError } from "../../core/errors.js";
+import type { MacKernel } from "../../core/mac.js";
 import { checkOptions, describeType } from "../../core/options.js";
 import { redactKeyMaterial } from "../../core/redact.js";
 import { refuse, type Verdict } from "../../core/result.js";
@@ -50,28 +51,16 @@ export type TcpAoFailure =
 export type TcpAoCheck = Verdict<object, TcpAoFailure>;
 
 /** The answers of `check`, made once: a segment check allocates nothing. */
-export const CHECK_OK: TcpAoCheck = Object.freeze({ ok: true });
-export const CHECK_MALFORMED: TcpAoCheck = Object.freeze(
-  refuse("malformed_segment", "malformed segment"),
-);
-export const CHECK_NO_OPTION: TcpAoCheck = Object.freeze(refuse("no_option", "no TCP-AO option"));
-export const CHECK_MAC_LENGTH: TcpAoCheck = Object.freeze(
+const CHECK_OK: TcpAoCheck = Object.freeze({ ok: true });
+const CHECK_MALFORMED: TcpAoCheck = Object.freeze(refuse("malformed_segment", "malformed segment"));
+const CHECK_NO_OPTION: TcpAoCheck = Object.freeze(refuse("no_option", "no TCP-AO option"));
+const CHECK_MAC_LENGTH: TcpAoCheck = Object.freeze(
   refuse("mac_length", "TCP-AO option has the wrong MAC length"),
 );
-export const CHECK_MISMATCH: TcpAoCheck = Object.freeze(refuse("mac_mismatch", "MAC mismatch"));
-
-/**
- * The MAC of one traffic key: HMAC or AES-CMAC through its kernel (WebAssembly for short inputs,
- * node:crypto from the crossover on), over the MAC input assembled in one buffer.
- */
-export interface SegmentKernel {
-  readonly outputLength: number;
-  compute(message: Bytes, out: Bytes): void;
-  wipe(): void;
-}
+const CHECK_MISMATCH: TcpAoCheck = Object.freeze(refuse("mac_mismatch", "MAC mismatch"));
 
 /** At most this many distinct input lengths keep a view of the input buffer (then it starts over). */
-export const MAX_VIEWS = 64;
+const MAX_VIEWS = 64;
 
 /**
  * A prepared TCP-AO traffic key: MACs, signs and checks segments with no allocation per segment.
@@ -84,7 +73,11 @@ export class TcpAoMac {
   readonly macLength: number;
   /** Whether options other than TCP-AO are left out of the MAC (RFC 5925 3.1). */
   readonly excludeOptions: boolean;
-  private readonly kernel: SegmentKernel;
+  /**
+   * The MAC of the traffic key: HMAC or AES-CMAC through its kernel (WebAssembly for short inputs,
+   * node:crypto from the crossover on), over the MAC input assembled in one buffer.
+   */
+  private readonly kernel: MacKernel;
   /**
    * The MAC input of RFC 5925 5.1, assembled here (grown on demand), and views of its first n
    * bytes by length n, made once per length: a segment's MAC is one kernel call with no allocation
@@ -309,7 +302,7 @@ redactKeyMaterial(TcpAoMac, (k) => ({
   excludeOptions: k.excludeOptions,
 }));
 
-export function checkSegmentInput(input: TcpAoSegment): Bytes {
+function checkSegmentInput(input: TcpAoSegment): Bytes {
   if (input === null || typeof input !== "object") {
     throw new KeyedError(
       "BAD_INPUT",
