@@ -110,8 +110,8 @@ export class SipKey {
   /** 1 for the 128-bit output (the kernels' `wide` flag), else 0. */
   readonly wide: number;
   private readonly initial = new Int32Array(8);
-  /** The last-word buffer of the JavaScript kernel. */
-  private readonly tail = new Uint8Array(8);
+  /** The last-word buffer of the JavaScript kernel, made on its first use (never on WebAssembly). */
+  private tail: Uint8Array | undefined;
 
   constructor(key: Uint8Array, c: number, d: number, outputLength: 8 | 16) {
     this.c = c;
@@ -148,7 +148,7 @@ export class SipKey {
     let o = 0;
     for (; o + 8 <= end; o += 8) this.word(v, le32(data, o + 4), le32(data, o));
     // Last word: the remaining bytes, with the length mod 256 in the top byte.
-    const tail = this.tail;
+    const tail = (this.tail ??= new Uint8Array(8));
     tail.fill(0);
     for (let i = 0; o + i < end; i++) tail[i] = data[o + i];
     tail[7] = totalLength & 0xff;
@@ -201,7 +201,7 @@ export class SipKey {
 
   wipe(): void {
     this.initial.fill(0);
-    this.tail.fill(0);
+    this.tail?.fill(0);
   }
 }
 

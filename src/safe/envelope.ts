@@ -309,8 +309,8 @@ const OPEN_OPTIONS = [
 
 /** The checked options of open/tryOpen (the caller's own: these throw). */
 interface OpenPlan {
-  /** Opened with a keyset: the algorithm comes from the key the token names. */
-  keyset: boolean;
+  /** The keyset opened with, if any: the algorithm comes from the key the token names. */
+  keyset: KeysetView | undefined;
   purpose: string;
   tolerance: number;
   maxAge: number | undefined;
@@ -327,8 +327,8 @@ function openPlan(key: unknown, options: OpenOptions): OpenPlan {
     );
   }
   const o = checkOptions<OpenOptions>(options, OPEN_OPTIONS, "open options");
-  const keyset = keysetView(key) !== undefined;
-  if (keyset) refuseAlgorithmWithKeyset(o.algorithm);
+  const keyset = keysetView(key);
+  if (keyset !== undefined) refuseAlgorithmWithKeyset(o.algorithm);
   return {
     keyset,
     purpose: o.purpose,
@@ -356,7 +356,7 @@ export function tryOpen(key: Bytes | Keyset, token: Bytes, options: OpenOptions)
 
 function openWithPlan(key: Bytes | Keyset, token: Bytes, plan: OpenPlan): OpenResult {
   let openKey: SealKey;
-  const keyset = keysetView(key);
+  const keyset = plan.keyset;
   if (keyset !== undefined) {
     // The key id, the one field read before the tag: it chooses the key, and the tag covers it.
     const keyId =
@@ -400,7 +400,7 @@ function openWithPlan(key: Bytes | Keyset, token: Bytes, plan: OpenPlan): OpenRe
   }
   // 2. Authenticated from here on.
   const flags = token[2];
-  const known = HAS_TIMESTAMP | HAS_COUNTER | (plan.keyset ? HAS_KEY_ID : 0);
+  const known = HAS_TIMESTAMP | HAS_COUNTER | (plan.keyset !== undefined ? HAS_KEY_ID : 0);
   if (token[0] !== VERSION || token[1] !== id || (flags & ~known) !== 0) {
     return refuse(
       "malformed",

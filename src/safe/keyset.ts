@@ -421,12 +421,7 @@ export class Keyset {
     assertBytes(message, "message");
     assertBytes(tag, "tag");
     if (tag.length <= PREFIX_LENGTH) return false;
-    const first = tag[0];
-    if (first <= 1) {
-      const id = ((tag[1] << 24) | (tag[2] << 16) | (tag[3] << 8) | tag[4]) >>> 0;
-      const entry = this.#prefixed.get(prefixKey(first, id));
-      if (entry?.verifyTag(message, tag)) return true;
-    }
+    if (this.#prefixedEntry(tag)?.verifyTag(message, tag)) return true;
     for (const entry of this.#raw) if (entry.verifyTag(message, tag)) return true;
     return false;
   }
@@ -453,13 +448,17 @@ export class Keyset {
   #candidates(tag: Bytes): Entry[] {
     if (tag.length <= PREFIX_LENGTH) return [];
     const found: Entry[] = [];
-    if (tag[0] <= 1) {
-      const id = ((tag[1] << 24) | (tag[2] << 16) | (tag[3] << 8) | tag[4]) >>> 0;
-      const entry = this.#prefixed.get(prefixKey(tag[0], id));
-      if (entry !== undefined) found.push(entry);
-    }
+    const entry = this.#prefixedEntry(tag);
+    if (entry !== undefined) found.push(entry);
     found.push(...this.#raw);
     return found;
+  }
+
+  /** The key a tag's 5-byte prefix names (version byte 0 or 1, then the key id), if any. */
+  #prefixedEntry(tag: Bytes): Entry | undefined {
+    if (tag[0] > 1) return undefined;
+    const id = ((tag[1] << 24) | (tag[2] << 16) | (tag[3] << 8) | tag[4]) >>> 0;
+    return this.#prefixed.get(prefixKey(tag[0], id));
   }
 
   /** Incremental input, tagged with the primary key. */
