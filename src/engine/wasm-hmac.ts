@@ -190,25 +190,15 @@ export class WasmHmacKey {
    * first message, which may be its only one and so takes no slot of its own.
    */
   compute(message: Uint8Array, out: Uint8Array, first: boolean): void {
-    const wasm = this.wasm;
-    const kernels = wasm.kernels;
     const slot = this.acquire(first);
-    const memory = kernels.bytes();
-    const msg = kernels.msg;
-    const length = message.length;
-    // A loop beats `set`'s call for short messages.
-    if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = message[i];
-    else memory.set(message, msg);
-    const exports = wasm.exports;
-    const digestLength = this.digestLength;
-    if (this.compression === "sha256") exports.hmac_sha256(slot, length, digestLength);
-    else if (this.compression === "sha512") exports.hmac_sha512(slot, length, digestLength);
-    else exports.hmac_sha1(slot, length);
-    const words = kernels.words();
-    moveWordsOut(words, kernels.out, out, 0, digestLength);
-    if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = 0;
-    else memory.fill(0, msg, msg + length);
-    if (slot === wasm.scratch) words.fill(0, slot >> 2, (slot + HMAC_SLOT_SIZE) >> 2);
+    this.computeAt(slot, message, out, 0);
+    if (slot === this.wasm.scratch) this.clearScratch();
+  }
+
+  /** Zeroes the scratch slot after a message that used it. */
+  private clearScratch(): void {
+    const slot = this.wasm.scratch;
+    this.wasm.kernels.words().fill(0, slot >> 2, (slot + HMAC_SLOT_SIZE) >> 2);
   }
 
   /**
@@ -261,13 +251,12 @@ export class WasmHmacKey {
       }
       start = end;
     }
-    if (slot === this.wasm.scratch)
-      this.wasm.kernels.words().fill(0, slot >> 2, (slot + HMAC_SLOT_SIZE) >> 2);
+    if (slot === this.wasm.scratch) this.clearScratch();
   }
 
   /**
    * One message (at most msgCapacity bytes) through the one-message kernel under `slot`, its tag
-   * to out[index × digestLength ..).
+   * to out[index × digestLength ..); MSG is zeroed behind it.
    */
   private computeAt(slot: number, message: Uint8Array, out: Uint8Array, index: number): void {
     const kernels = this.wasm.kernels;
