@@ -15,8 +15,9 @@
  * other bytes copied in task by task, each task released to the threads once copied) or as a file
  * descriptor that each thread reads straight into its module's memory.
  *
- * Key material: the 8 key words travel in the job's shared control block, which is zeroed when the
- * job ends; each thread zeroes its state and read buffer after its share of a job.
+ * Key material: the 8 key words travel in the job's shared control block, whose key words and
+ * chaining values are zeroed when the job ends (its counters stay, so a late thread finds no task
+ * left); each thread zeroes its state and read buffer after its share of a job.
  */
 
 import { base64ToBytes } from "../core/bytes.js";
@@ -131,10 +132,10 @@ interface TreeRunner {
   abort(control: SharedArrayBuffer): void;
   /**
    * Pushes the tasks' chaining values in order, absorbs `tail` (the last chunk), writes `length`
-   * output bytes to `out` and zeroes the control block and this thread's state.
+   * output bytes to `out` and zeroes the control block's secrets and this thread's state.
    */
   merge(control: SharedArrayBuffer, tail: Uint8Array, out: Uint8Array, length: number): void;
-  /** Zeroes the control block (the key words and chaining values). */
+  /** Ends the job: ABORT set, the key words and chaining values zeroed (the counters stay). */
   wipe(control: SharedArrayBuffer): void;
   /** The first nonzero byte of this runner's module memory, or -1: what a job leaves behind. */
   firstNonZero(): number;
@@ -181,6 +182,18 @@ function createTreeRunner(module: WebAssembly.Module, readSync: ReadSync | undef
 
   function unloadKey(): void {
     for (let i = 0; i <= 8; i++) words[(state >> 2) + i] = 0;
+  }
+
+  /**
+   * Ends a job: stops it and zeroes its key words and chaining values. NEXT, COUNT and the ready
+   * flags stay as they are: a thread between two tasks of the job (its count read before) must
+   * find no task left, where a zeroed NEXT gave it task 0 again and a zeroed ready flag had it
+   * Atomics.wait forever, never reading its next message.
+   */
+  function end(control: Int32Array): void {
+    Atomics.store(control, ABORT, 1);
+    control.fill(0, KEY, KEY + 8);
+    control.fill(0, cvAt(control[COUNT], 0));
   }
 
   /** Reads exactly `length` bytes at file position `position` into the read buffer. */
@@ -313,12 +326,12 @@ function createTreeRunner(module: WebAssembly.Module, readSync: ReadSync | undef
       } finally {
         exports.clear(state);
         unloadKey();
-        control.fill(0);
+        end(control);
       }
     },
 
     wipe(buffer) {
-      new Int32Array(buffer).fill(0);
+      end(new Int32Array(buffer));
     },
 
     firstNonZero() {
