@@ -4,13 +4,8 @@
  * of a longer one, so `tagLength` may be anything from the policy minimum to 64 bytes.
  */
 import { assertBytes, assertInteger, assertString, type Bytes } from "../core/bytes.js";
-import {
-  type MacAlgorithm,
-  type MacKernel,
-  type MacKernelState,
-  type MacOptions,
-  PreparedMac,
-} from "../core/mac.js";
+import type { MacAlgorithm, MacKernel, MacKernelState, MacOptions } from "../core/mac.js";
+import { PreparedMac } from "../core/prepared-mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import type { WasmBlake3 } from "../engine/wasm-blake3.js";
 import { wasmFamily } from "../engine/wasm-families.js";

@@ -18,13 +18,8 @@ import {
 } from "../cipher/aes.js";
 import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
-import {
-  type MacAlgorithm,
-  type MacKernel,
-  type MacKernelState,
-  type MacOptions,
-  PreparedMac,
-} from "../core/mac.js";
+import type { MacAlgorithm, MacKernel, MacKernelState, MacOptions } from "../core/mac.js";
+import { PreparedMac } from "../core/prepared-mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { hybridState, type NativeSink } from "../engine/hybrid.js";
 import {

@@ -15,7 +15,7 @@ import { aesRounds, BitslicedAes } from "../cipher/aes.js";
 import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
-import { PreparedMac } from "../core/mac.js";
+import { PreparedMac } from "../core/prepared-mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import {
   LazyNativeKey,

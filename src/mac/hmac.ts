@@ -17,8 +17,8 @@ import {
   type MacKernelState,
   type MacName,
   type MacOptions,
-  PreparedMac,
 } from "../core/mac.js";
+import { PreparedMac } from "../core/prepared-mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { copyOut, hybridState, type NativeSink } from "../engine/hybrid.js";
 import { LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";

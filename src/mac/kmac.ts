@@ -9,8 +9,8 @@
 
 import { assertBytes, assertInteger, type Bytes, copyBytes } from "../core/bytes.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
-import { PreparedMac } from "../core/mac.js";
 import { checkOptions } from "../core/options.js";
+import { PreparedMac } from "../core/prepared-mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import type { WasmFamilies } from "../engine/wasm-all.js";
 import { wasmFamily } from "../engine/wasm-families.js";

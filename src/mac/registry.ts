@@ -8,9 +8,9 @@ import {
   type MacName,
   type MacOptions,
   MIN_KEY_LENGTH,
-  PreparedMac,
 } from "../core/mac.js";
 import { closestName } from "../core/options.js";
+import { PreparedMac } from "../core/prepared-mac.js";
 import { HASH_FUNCTIONS } from "../hash/index.js";
 import { BLAKE3_ALGORITHM } from "./blake3.js";
 import { CHACHA_MAC_ALGORITHMS } from "./chacha20poly1305.js";

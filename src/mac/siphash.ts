@@ -13,15 +13,9 @@
 
 import { assertBytes, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
-import {
-  type MacAlgorithm,
-  type MacKernel,
-  type MacKernelState,
-  type MacName,
-  type MacOptions,
-  PreparedMac,
-} from "../core/mac.js";
+import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
 import { checkOptions } from "../core/options.js";
+import { PreparedMac } from "../core/prepared-mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { FORCED_BACKEND } from "../engine/native.js";
 import { wasmFamily } from "../engine/wasm-families.js";

@@ -5,15 +5,9 @@
 import { assertBytes, type Bytes, copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { encodeFields, encodeFieldsTuple, type Field } from "../core/fields.js";
-import type {
-  Mac,
-  MacKernel,
-  MacName,
-  MacStream,
-  MacVerifyingStream,
-  PreparedMac,
-} from "../core/mac.js";
+import type { Mac, MacKernel, MacName, MacStream, MacVerifyingStream } from "../core/mac.js";
 import { describeType, didYouMean } from "../core/options.js";
+import type { PreparedMac } from "../core/prepared-mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { mac, macAlgorithm, macInfo } from "../mac/registry.js";
 import { generateKey } from "./keys.js";

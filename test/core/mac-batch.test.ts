@@ -8,7 +8,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { type MacAlgorithm, type MacKernel, PreparedMac } from "../../src/core/mac.js";
+import type { MacAlgorithm, MacKernel } from "../../src/core/mac.js";
+import { PreparedMac } from "../../src/core/prepared-mac.js";
 import { type Mac, type MacName, mac, macInfo, macNames } from "../../src/index.js";
 import { notBytes, throwsKeyed, toyMacAlgorithm } from "../helpers.js";
 

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { inspect } from "node:util";
 import { encodeFields, encodeFieldsTuple } from "../../src/core/fields.js";
-import { ABSOLUTE_MIN_TAG_LENGTH, type MacAlgorithm, PreparedMac } from "../../src/core/mac.js";
+import { ABSOLUTE_MIN_TAG_LENGTH, type MacAlgorithm } from "../../src/core/mac.js";
+import { PreparedMac } from "../../src/core/prepared-mac.js";
 import { throwsKeyed, toyMacAlgorithm as toy } from "../helpers.js";
 
 const message = Uint8Array.from({ length: 20 }, (_, i) => i * 3 + 1);

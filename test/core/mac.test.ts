@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { describe, it } from "node:test";
-import { type MacAlgorithm, type MacKernel, PreparedMac } from "../../src/core/mac.js";
+import type { MacAlgorithm, MacKernel } from "../../src/core/mac.js";
+import { PreparedMac } from "../../src/core/prepared-mac.js";
 import { Sha256 } from "../../src/hash/sha256.js";
 import { hmac, KeyedError, mac, macInfo, macNames } from "../../src/index.js";
 import { HmacKernel } from "../../src/mac/hmac.js";

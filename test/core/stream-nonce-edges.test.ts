@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type MacStream, PreparedMac } from "../../src/core/mac.js";
+import type { MacStream } from "../../src/core/mac.js";
+import { PreparedMac } from "../../src/core/prepared-mac.js";
 import { throwsKeyed, toyMacAlgorithm as toy } from "../helpers.js";
 
 const message = Uint8Array.from({ length: 20 }, (_, i) => i * 7 + 3);

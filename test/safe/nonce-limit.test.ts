@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { PreparedMac } from "../../src/core/mac.js";
+import type { PreparedMac } from "../../src/core/prepared-mac.js";
 import { type Mac, type MacName, mac } from "../../src/index.js";
 import { macAlgorithm } from "../../src/mac/registry.js";
 import { ascii, throwsKeyed } from "../helpers.js";
