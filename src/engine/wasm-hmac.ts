@@ -334,3 +334,98 @@ export class WasmHmacKey {
 }
 
 redactKeyMaterial(WasmHmacKey);
+
+/** What WasmHmacCore needs of the key's shared material (mac/hmac.ts's HmacKey). */
+export interface WasmHmacSource extends HmacPadSource {
+  readonly hash: { readonly name: string; readonly outputLength: number };
+  /** The tag on the TypeScript hash, for messages past the module's input area. */
+  tagJs(message: Uint8Array, out: Uint8Array): void;
+  /** tagJs, the tag written to out[index × outputLength ..). */
+  tagJsAt(message: Uint8Array, out: Uint8Array, index: number): void;
+  wipe(): void;
+}
+
+/**
+ * A key's HMAC on this module: the prepared chaining values in a key slot, the whole tag in one
+ * call. Messages past the module's input area go to the TypeScript hash, as do all messages while
+ * the module still compiles in the background (Chrome's main thread refuses synchronous compiles
+ * of modules over 4 KiB; see engine/wasm.ts).
+ */
+export class WasmHmacCore {
+  private slot: WasmHmacKey | undefined;
+  private readonly key: WasmHmacSource;
+  private readonly compression: HmacCompression;
+  /** The hash's initial value as keyed's TypeScript hash holds it (see WasmHmacKey). */
+  private readonly iv: () => Int32Array;
+
+  private constructor(
+    wasm: WasmHmac | undefined,
+    key: WasmHmacSource,
+    compression: HmacCompression,
+    iv: () => Int32Array,
+  ) {
+    this.key = key;
+    this.compression = compression;
+    this.iv = iv;
+    if (wasm !== undefined) this.slot = this.keyIn(wasm);
+  }
+
+  /**
+   * The module's HMAC for this key, or undefined where it cannot serve: a hash it has no
+   * compression for (SHA-3), or a module that failed to load (the caller takes TypeScript).
+   */
+  static for(key: WasmHmacSource, iv: () => Int32Array): WasmHmacCore | undefined {
+    const compression = hmacCompression(key.hash.name);
+    if (compression === undefined) return undefined;
+    const wasm = loadWasmHmac();
+    if (wasm === undefined && !loadWasmHmac.pending) return undefined;
+    return new WasmHmacCore(wasm, key, compression, iv);
+  }
+
+  private keyIn(wasm: WasmHmac): WasmHmacKey {
+    const { compression, key } = this;
+    return new WasmHmacKey(wasm, compression, key.hash.outputLength, this.iv(), key);
+  }
+
+  /** The module, once loaded (asked again only while it compiles in the background). */
+  private ready(): WasmHmacKey | undefined {
+    if (this.slot === undefined) {
+      const wasm = loadWasmHmac();
+      if (wasm !== undefined) this.slot = this.keyIn(wasm);
+    }
+    return this.slot;
+  }
+
+  compute(message: Uint8Array, out: Uint8Array, first: boolean): void {
+    const slot = this.slot ?? this.ready();
+    if (slot !== undefined && message.length <= slot.msgCapacity) slot.compute(message, out, first);
+    else this.key.tagJs(message, out);
+  }
+
+  computeMany(messages: readonly Uint8Array[], indices: readonly number[], out: Uint8Array): void {
+    const slot = this.slot ?? this.ready();
+    if (slot === undefined) {
+      for (const i of indices) this.key.tagJsAt(messages[i], out, i);
+      return;
+    }
+    const capacity = slot.msgCapacity;
+    let fits: number[] | undefined;
+    for (const i of indices) {
+      if (messages[i].length <= capacity) (fits ??= []).push(i);
+      else this.key.tagJsAt(messages[i], out, i);
+    }
+    if (fits !== undefined) slot.computeMany(messages, fits, out);
+  }
+
+  /** @internal The key's own slot (0 before its second message), for the memory-scan tests. */
+  get ownSlot(): number {
+    return this.slot?.ownSlot ?? 0;
+  }
+
+  wipe(): void {
+    this.slot?.wipe();
+    this.key.wipe();
+  }
+}
+
+redactKeyMaterial(WasmHmacCore);

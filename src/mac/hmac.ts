@@ -20,12 +20,10 @@ import {
 } from "../core/mac.js";
 import { PreparedMac } from "../core/prepared-mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
-import { copyOut, hybridState, type NativeSink } from "../engine/hybrid.js";
-import { LazyNativeKey, type NativeCrypto, nativeCrypto } from "../engine/native.js";
-import { hmacFamily, type NativeFamily, useNative } from "../engine/select.js";
-import type { WasmFamilies } from "../engine/wasm-all.js";
+import { nativeFamily } from "../engine/native-families.js";
+import type { NativeHmac, NativeHmacSource } from "../engine/native-hmac.js";
 import { wasmFamily } from "../engine/wasm-families.js";
-import type { HmacCompression, HmacPadSource, WasmHmac, WasmHmacKey } from "../engine/wasm-hmac.js";
+import type { HmacPadSource, WasmHmacSource } from "../engine/wasm-hmac.js";
 import type { HashFunction, HashState } from "../hash/hash.js";
 import { HASH_FUNCTIONS, type HashName } from "../hash/index.js";
 import { SHA3_224, SHA3_256, SHA3_384, SHA3_512 } from "../hash/keccak.js";
@@ -43,7 +41,7 @@ const OPAD = 0x5c;
  * after them (the TypeScript kernel's, and the chaining values the WebAssembly slots hold). A
  * one-shot tag on node:crypto makes none of it.
  */
-class HmacKey implements HmacPadSource {
+class HmacKey implements HmacPadSource, NativeHmacSource, WasmHmacSource {
   readonly hash: HashFunction;
   /** The key until the pad blocks are made from it. */
   private key: Uint8Array | undefined;
@@ -161,7 +159,13 @@ class HmacKey implements HmacPadSource {
 
 redactKeyMaterial(HmacKey);
 
-interface PaddedKey extends NativePadBlocks {
+interface PaddedKey {
+  /**
+   * K⊕ipad, and K⊕opad with room for the inner digest after it: the two inputs of NativeHmac's
+   * hashes, kept whole so that no subarray is made per call for them.
+   */
+  inner: Uint8Array;
+  outer: Uint8Array;
   /** K⊕ipad ‖ K⊕opad, for a WebAssembly key slot's set-up. */
   both: Uint8Array;
   innerDigest: Uint8Array;
@@ -171,15 +175,6 @@ interface PreparedStates {
   inner: HashState;
   outer: HashState;
   work: HashState;
-}
-
-/**
- * K⊕ipad, and K⊕opad with room for the inner digest after it: the two inputs of NativeHmac's
- * hashes, kept whole so that no subarray is made per call for them.
- */
-interface NativePadBlocks {
-  inner: Uint8Array;
-  outer: Uint8Array;
 }
 
 /** HMAC under one key on one backend. */
@@ -214,81 +209,6 @@ class JsHmac implements HmacCore {
 
 redactKeyMaterial(JsHmac);
 
-/**
- * The WebAssembly kernel (engine/wasm-hmac.ts): the prepared chaining values in a key slot, the
- * whole tag in one call. Messages past the module's input area go to the TypeScript hash, as do
- * all messages while the module still compiles in the background (Chrome's main thread refuses
- * synchronous compiles of modules over 4 KiB; see engine/wasm.ts).
- */
-class WasmHmacCore implements HmacCore {
-  private slot: WasmHmacKey | undefined;
-  private readonly glue: HmacGlue;
-  private readonly key: HmacKey;
-  private readonly compression: HmacCompression;
-
-  constructor(
-    glue: HmacGlue,
-    wasm: WasmHmac | undefined,
-    key: HmacKey,
-    compression: HmacCompression,
-  ) {
-    this.glue = glue;
-    this.key = key;
-    this.compression = compression;
-    if (wasm !== undefined) this.slot = this.keyIn(wasm);
-  }
-
-  private keyIn(wasm: WasmHmac): WasmHmacKey {
-    const hash = this.key.hash;
-    const { compression, key } = this;
-    return new this.glue.WasmHmacKey(wasm, compression, hash.outputLength, initialValue(hash), key);
-  }
-
-  /** The module, once loaded (asked again only while it compiles in the background). */
-  private ready(): WasmHmacKey | undefined {
-    if (this.slot === undefined) {
-      const wasm = this.glue.loadWasmHmac();
-      if (wasm !== undefined) this.slot = this.keyIn(wasm);
-    }
-    return this.slot;
-  }
-
-  compute(message: Bytes, out: Bytes, first: boolean): void {
-    const slot = this.slot ?? this.ready();
-    if (slot !== undefined && message.length <= slot.msgCapacity) slot.compute(message, out, first);
-    else this.key.tagJs(message, out);
-  }
-
-  computeMany(messages: readonly Bytes[], indices: readonly number[], out: Bytes): void {
-    const slot = this.slot ?? this.ready();
-    if (slot === undefined) {
-      for (const i of indices) this.key.tagJsAt(messages[i], out, i);
-      return;
-    }
-    const capacity = slot.msgCapacity;
-    let fits: number[] | undefined;
-    for (const i of indices) {
-      if (messages[i].length <= capacity) (fits ??= []).push(i);
-      else this.key.tagJsAt(messages[i], out, i);
-    }
-    if (fits !== undefined) slot.computeMany(messages, fits, out);
-  }
-
-  /** @internal The key's own slot (0 before its second message), for the memory-scan tests. */
-  get ownSlot(): number {
-    return this.slot?.ownSlot ?? 0;
-  }
-
-  wipe(): void {
-    this.slot?.wipe();
-    this.key.wipe();
-  }
-}
-
-redactKeyMaterial(WasmHmacCore);
-
-type HmacGlue = WasmFamilies["hmac"];
-
 /** Each hash's initial value (FIPS 180-4 5.3), as its TypeScript state holds it, read once. */
 const INITIAL_VALUES = new Map<string, Int32Array>();
 function initialValue(hash: HashFunction): Int32Array {
@@ -300,101 +220,6 @@ function initialValue(hash: HashFunction): Int32Array {
   return iv;
 }
 
-/** Up to this length, node:crypto's HMAC runs as two one-shot hashes (see NativeHmac.hashTwice). */
-const ONE_SHOT_HASH_LIMIT = 65536;
-/** The pad block and message for hashTwice; grown on demand, wiped after every use. */
-let scratch = new Uint8Array(0);
-
-/**
- * node:crypto (engine/native.ts), for long inputs (engine/select.ts) and for a key's first
- * message whatever its length: for a one-shot `mac(…).tag(…)` that is cheaper than absorbing the
- * pad blocks here first.
- */
-class NativeHmac implements HmacCore {
-  private readonly key: HmacKey;
-  private readonly name: string;
-  private readonly outputLength: number;
-  private readonly nativeKey: LazyNativeKey;
-
-  private constructor(key: HmacKey, raw: Bytes) {
-    this.key = key;
-    this.name = key.hash.name;
-    this.outputLength = key.hash.outputLength;
-    // Only where node:crypto has this hash (workerd's lacks SHA-512/224 and SHA-3).
-    this.nativeKey = new LazyNativeKey(raw, key.hash.name);
-  }
-
-  /** The native backend for this key, or undefined (no node:crypto, or an empty key it refuses). */
-  static for(key: HmacKey, raw: Bytes): NativeHmac | undefined {
-    const native = new NativeHmac(key, raw);
-    return native.nativeKey.available ? native : undefined;
-  }
-
-  compute(message: Bytes, out: Bytes, first: boolean): void {
-    if (!first && nativeCrypto?.hash !== undefined && message.length <= ONE_SHOT_HASH_LIMIT) {
-      this.hashTwice(this.key.pads(), message, out);
-      return;
-    }
-    const native = nativeCrypto as NativeCrypto;
-    copyOut(
-      native.createHmac(this.name, this.nativeKey.get()).update(message).digest(),
-      out,
-      this.outputLength,
-    );
-  }
-
-  /**
-   * HMAC as two calls of node:crypto's one-shot hash over (K⊕ipad ‖ m) and (K⊕opad ‖ inner),
-   * RFC 2104 section 2 read literally: no Hmac object and no KeyObject lookup per call (measured
-   * 0–25% faster than createHmac up to tens of KiB). The message is copied after the pad block in
-   * a shared scratch buffer, and the inner digest after the opad block; both are wiped after.
-   */
-  private hashTwice(blocks: NativePadBlocks, message: Bytes, out: Bytes): void {
-    const hashOnce = (nativeCrypto as Required<NativeCrypto>).hash;
-    const blockLength = this.key.hash.blockLength;
-    const used = blockLength + message.length;
-    if (scratch.length < used) scratch = new Uint8Array(Math.max(used, 2 * scratch.length));
-    scratch.set(blocks.inner);
-    scratch.set(message, blockLength);
-    const inner = hashOnce(this.name, scratch.subarray(0, used), "buffer");
-    scratch.fill(0, 0, used);
-    const outer = blocks.outer;
-    outer.set(inner, blockLength);
-    inner.fill(0);
-    const tag = hashOnce(this.name, outer, "buffer");
-    outer.fill(0, blockLength);
-    copyOut(tag, out, this.outputLength);
-  }
-
-  computeMany(messages: readonly Bytes[], indices: readonly number[], out: Bytes): void {
-    const length = this.outputLength;
-    const tag = new Uint8Array(length);
-    for (const i of indices) {
-      this.compute(messages[i], tag, false);
-      for (let j = 0; j < length; j++) out[i * length + j] = tag[j];
-    }
-    tag.fill(0);
-  }
-
-  /** A stream on node:crypto's Hmac object. */
-  sink(): NativeSink {
-    const h = (nativeCrypto as NativeCrypto).createHmac(this.name, this.nativeKey.get());
-    return {
-      update: (chunk: Bytes) => {
-        h.update(chunk);
-      },
-      finish: (out: Bytes) => copyOut(h.digest(), out, this.outputLength),
-    };
-  }
-
-  wipe(): void {
-    this.nativeKey.wipe();
-    this.key.wipe();
-  }
-}
-
-redactKeyMaterial(NativeHmac);
-
 /**
  * HMAC under one prepared key, without policy (HKDF and the protocol KDFs build on it). The
  * backends are chosen once, here: WebAssembly for the SHA-1 and SHA-2 family where it loads, else
@@ -403,7 +228,6 @@ redactKeyMaterial(NativeHmac);
  */
 export class HmacKernel implements MacKernel {
   readonly outputLength: number;
-  private readonly family: NativeFamily;
   /** The key-derived values the backends share (the memory tests read them). */
   private readonly material: HmacKey;
   private readonly core: HmacCore;
@@ -413,27 +237,22 @@ export class HmacKernel implements MacKernel {
 
   constructor(hash: HashFunction, key: Bytes) {
     this.outputLength = hash.outputLength;
-    this.family = hmacFamily(hash.name);
     // Nothing is derived yet: a one-shot `mac(…).tag(…)` on node:crypto never needs it.
     this.material = new HmacKey(hash, key);
     this.core = HmacKernel.ownCore(hash, this.material);
-    this.native = NativeHmac.for(this.material, key);
+    this.native = nativeFamily("hmac")?.for(this.material, key);
   }
 
   /** WebAssembly for SHA-1 and SHA-2 where this build carries it and it loads, else TypeScript. */
   private static ownCore(hash: HashFunction, material: HmacKey): HmacCore {
-    const glue = wasmFamily("hmac");
-    const compression = glue?.hmacCompression(hash.name);
-    if (glue === undefined || compression === undefined) return new JsHmac(material);
-    const wasm = glue.loadWasmHmac();
-    if (wasm === undefined && !glue.loadWasmHmac.pending) return new JsHmac(material);
-    return new WasmHmacCore(glue, wasm, material, compression);
+    const wasm = wasmFamily("hmac")?.WasmHmacCore.for(material, () => initialValue(hash));
+    return wasm ?? new JsHmac(material);
   }
 
   compute(message: Bytes, out: Bytes): void {
     const first = this.messages++ === 0;
     const native = this.native;
-    if (native !== undefined && (first || useNative(this.family, message.length)))
+    if (native !== undefined && (first || native.serves(message.length)))
       native.compute(message, out, first);
     else this.core.compute(message, out, first);
   }
@@ -447,7 +266,7 @@ export class HmacKernel implements MacKernel {
     let own: number[] | undefined;
     let long: number[] | undefined;
     for (let i = 0; i < messages.length; i++) {
-      if (native !== undefined && useNative(this.family, messages[i].length)) (long ??= []).push(i);
+      if (native?.serves(messages[i].length)) (long ??= []).push(i);
       else (own ??= []).push(i);
     }
     if (long !== undefined) native?.computeMany(messages, long, out);
@@ -456,10 +275,8 @@ export class HmacKernel implements MacKernel {
   }
 
   start(): MacKernelState {
-    const native = this.native;
-    return hybridState(this.family, native === undefined ? undefined : () => native.sink(), () =>
-      this.material.startStream(),
-    );
+    const startOwn = () => this.material.startStream();
+    return this.native === undefined ? startOwn() : this.native.start(startOwn);
   }
 
   wipe(): void {

@@ -1,0 +1,127 @@
+/**
+ * HMAC on node:crypto (engine/native.ts), for long inputs (engine/select.ts) and for a key's first
+ * message whatever its length: for a one-shot `mac(…).tag(…)` that is cheaper than absorbing the
+ * pad blocks in keyed's own kernels first. Reached through engine/native-families.ts, so a browser
+ * bundle, where node:crypto never exists, carries none of it.
+ */
+import type { Bytes } from "../core/bytes.js";
+import type { MacKernelState } from "../core/mac.js";
+import { redactKeyMaterial } from "../core/redact.js";
+import { copyOut, hybridState, type NativeSink } from "./hybrid.js";
+import { LazyNativeKey, type NativeCrypto, nativeCrypto } from "./native.js";
+import { hmacFamily, type NativeFamily, useNative } from "./select.js";
+
+/** What NativeHmac needs of the key's shared material (mac/hmac.ts's HmacKey). */
+export interface NativeHmacSource {
+  readonly hash: {
+    readonly name: string;
+    readonly blockLength: number;
+    readonly outputLength: number;
+  };
+  /** K⊕ipad, and K⊕opad with room for the inner digest after it (RFC 2104 section 2). */
+  pads(): { readonly inner: Uint8Array; readonly outer: Uint8Array };
+  wipe(): void;
+}
+
+/** Up to this length, node:crypto's HMAC runs as two one-shot hashes (see NativeHmac.hashTwice). */
+const ONE_SHOT_HASH_LIMIT = 65536;
+/** The pad block and message for hashTwice; grown on demand, wiped after every use. */
+let scratch = new Uint8Array(0);
+
+export class NativeHmac {
+  private readonly key: NativeHmacSource;
+  private readonly name: string;
+  private readonly outputLength: number;
+  private readonly family: NativeFamily;
+  private readonly nativeKey: LazyNativeKey;
+
+  private constructor(key: NativeHmacSource, raw: Bytes) {
+    this.key = key;
+    this.name = key.hash.name;
+    this.outputLength = key.hash.outputLength;
+    this.family = hmacFamily(key.hash.name);
+    // Only where node:crypto has this hash (workerd's lacks SHA-512/224 and SHA-3).
+    this.nativeKey = new LazyNativeKey(raw, key.hash.name);
+  }
+
+  /** The native backend for this key, or undefined (no node:crypto, or an empty key it refuses). */
+  static for(key: NativeHmacSource, raw: Bytes): NativeHmac | undefined {
+    const native = new NativeHmac(key, raw);
+    return native.nativeKey.available ? native : undefined;
+  }
+
+  /** True when node:crypto should tag a message of `length` bytes (the measured crossover). */
+  serves(length: number): boolean {
+    return useNative(this.family, length);
+  }
+
+  compute(message: Bytes, out: Bytes, first: boolean): void {
+    if (!first && nativeCrypto?.hash !== undefined && message.length <= ONE_SHOT_HASH_LIMIT) {
+      this.hashTwice(message, out);
+      return;
+    }
+    const native = nativeCrypto as NativeCrypto;
+    copyOut(
+      native.createHmac(this.name, this.nativeKey.get()).update(message).digest(),
+      out,
+      this.outputLength,
+    );
+  }
+
+  /**
+   * HMAC as two calls of node:crypto's one-shot hash over (K⊕ipad ‖ m) and (K⊕opad ‖ inner),
+   * RFC 2104 section 2 read literally: no Hmac object and no KeyObject lookup per call (measured
+   * 0–25% faster than createHmac up to tens of KiB). The message is copied after the pad block in
+   * a shared scratch buffer, and the inner digest after the opad block; both are wiped after.
+   */
+  private hashTwice(message: Bytes, out: Bytes): void {
+    const blocks = this.key.pads();
+    const hashOnce = (nativeCrypto as Required<NativeCrypto>).hash;
+    const blockLength = this.key.hash.blockLength;
+    const used = blockLength + message.length;
+    if (scratch.length < used) scratch = new Uint8Array(Math.max(used, 2 * scratch.length));
+    scratch.set(blocks.inner);
+    scratch.set(message, blockLength);
+    const inner = hashOnce(this.name, scratch.subarray(0, used), "buffer");
+    scratch.fill(0, 0, used);
+    const outer = blocks.outer;
+    outer.set(inner, blockLength);
+    inner.fill(0);
+    const tag = hashOnce(this.name, outer, "buffer");
+    outer.fill(0, blockLength);
+    copyOut(tag, out, this.outputLength);
+  }
+
+  /** messages[i] for each i in `indices`, tag i to out[i × outputLength ..). */
+  computeMany(messages: readonly Bytes[], indices: readonly number[], out: Bytes): void {
+    const length = this.outputLength;
+    const tag = new Uint8Array(length);
+    for (const i of indices) {
+      this.compute(messages[i], tag, false);
+      for (let j = 0; j < length; j++) out[i * length + j] = tag[j];
+    }
+    tag.fill(0);
+  }
+
+  /** A stream that moves to node:crypto's Hmac object once its input reaches the crossover. */
+  start(startOwn: () => MacKernelState): MacKernelState {
+    return hybridState(this.family, () => this.sink(), startOwn);
+  }
+
+  private sink(): NativeSink {
+    const h = (nativeCrypto as NativeCrypto).createHmac(this.name, this.nativeKey.get());
+    return {
+      update: (chunk: Bytes) => {
+        h.update(chunk);
+      },
+      finish: (out: Bytes) => copyOut(h.digest(), out, this.outputLength),
+    };
+  }
+
+  wipe(): void {
+    this.nativeKey.wipe();
+    this.key.wipe();
+  }
+}
+
+redactKeyMaterial(NativeHmac);
