@@ -280,9 +280,22 @@ export function base64urlToBytes(text: string): Bytes {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
+/** Up to this length an ASCII string is encoded by a loop: TextEncoder's call costs more. */
+const ASCII_LOOP_MAX = 128;
+
 export function utf8ToBytes(text: string): Bytes {
   assertString(text, "text");
-  return encoder.encode(text);
+  const n = text.length;
+  if (n > ASCII_LOOP_MAX) return encoder.encode(text);
+  // Short texts (a webhook's "id.timestamp." prefix, a JWT header) are nearly always ASCII, where
+  // UTF-8 is the character codes; anything else goes to TextEncoder whole.
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) return encoder.encode(text);
+    out[i] = code;
+  }
+  return out;
 }
 
 /** Decodes UTF-8; malformed sequences are BAD_ENCODING, never replaced silently. */

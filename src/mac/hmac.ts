@@ -220,6 +220,9 @@ function initialValue(hash: HashFunction): Int32Array {
   return iv;
 }
 
+/** computeParts' room for the parts of a short message, joined; grown on demand, wiped after use. */
+let joinScratch = new Uint8Array(0);
+
 /**
  * HMAC under one prepared key, without policy (HKDF and the protocol KDFs build on it). The
  * backends are chosen once, here: WebAssembly for the SHA-1 and SHA-2 family where it loads, else
@@ -255,6 +258,36 @@ export class HmacKernel implements MacKernel {
     if (native !== undefined && (first || native.serves(message.length)))
       native.compute(message, out, first);
     else this.core.compute(message, out, first);
+  }
+
+  /**
+   * HMAC over `parts` in order, as if they were one message (a webhook's `id.timestamp.body`):
+   * node:crypto takes them one by one or into its one copy; keyed's own kernels take them joined.
+   */
+  computeParts(parts: readonly Bytes[], out: Bytes): void {
+    if (parts.length === 1) {
+      this.compute(parts[0], out);
+      return;
+    }
+    let total = 0;
+    for (const part of parts) total += part.length;
+    const first = this.messages === 0;
+    const native = this.native;
+    if (native !== undefined && (first || native.serves(total))) {
+      this.messages++;
+      native.computeParts(parts, total, out, first);
+      return;
+    }
+    // Short messages: joined in a shared buffer (no allocation per call), wiped after.
+    if (joinScratch.length < total)
+      joinScratch = new Uint8Array(Math.max(total, 2 * joinScratch.length));
+    let at = 0;
+    for (const part of parts) {
+      joinScratch.set(part, at);
+      at += part.length;
+    }
+    this.compute(joinScratch.subarray(0, total), out);
+    joinScratch.fill(0, 0, total);
   }
 
   /**

@@ -99,6 +99,28 @@ describe("utf8", () => {
     throwsKeyed(() => bytesToUtf8(Uint8Array.of(0xc3)), "BAD_ENCODING");
     throwsKeyed(() => utf8ToBytes(Uint8Array.of(1) as unknown as string), "BAD_INPUT");
   });
+
+  it("encodes as TextEncoder does: ASCII, other scripts, lone surrogates, short and long", () => {
+    const encoder = new TextEncoder();
+    const char = fc.oneof(
+      fc.integer({ min: 0, max: 0x7f }),
+      fc.integer({ min: 0x80, max: 0xffff }),
+      fc.constantFrom(0xd800, 0xdbff, 0xdc00, 0xdfff),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(char, { maxLength: 300 }),
+        fc.integer({ min: 0, max: 300 }),
+        (codes, asciiLength) => {
+          // Mostly ASCII with the odd other character, around the short-text loop's limit.
+          const text = "a".repeat(asciiLength) + String.fromCharCode(...codes);
+          assert.deepEqual(utf8ToBytes(text), encoder.encode(text));
+          assert.deepEqual(utf8ToBytes(text.slice(0, 128)), encoder.encode(text.slice(0, 128)));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
 });
 
 describe("concatBytes", () => {

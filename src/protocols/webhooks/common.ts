@@ -7,7 +7,6 @@ import {
   type Bytes,
   base64ToBytes,
   bytesToHex,
-  concatBytes,
   hexToBytes,
   utf8ToBytes,
 } from "../../core/bytes.js";
@@ -386,8 +385,7 @@ export function hmacSha256(
   parts: readonly Bytes[],
   out: Bytes = new Uint8Array(32),
 ): Bytes {
-  const message = parts.length === 1 ? parts[0] : concatBytes(...parts);
-  kernel.compute(message, out);
+  kernel.computeParts(parts, out);
   return out;
 }
 
@@ -402,9 +400,8 @@ export function anyMatches(
   firstTag?: Bytes,
 ): boolean {
   let found = false;
-  const message = parts.length === 1 ? parts[0] : concatBytes(...parts);
   for (let k = 0; k < kernels.length; k++) {
-    kernels[k].compute(message, expected);
+    kernels[k].computeParts(parts, expected);
     for (const candidate of candidates) found = equal(expected, candidate) || found;
     // The tag under the first secret: the message's replay id, whichever v1 entries the sender
     // (or someone replaying) put in the header.
