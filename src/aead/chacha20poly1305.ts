@@ -8,8 +8,7 @@ import { ChaCha20, xchachaKey } from "../cipher/chacha20.js";
 import { assertBytes, type Bytes } from "../core/bytes.js";
 import { equalPrefix } from "../core/equal.js";
 import { KeyedError } from "../core/errors.js";
-import { type NativeCrypto, nativeCrypto } from "../engine/native.js";
-import { useNative } from "../engine/select.js";
+import { nativeFamily } from "../engine/native-families.js";
 import { aeadTag } from "../mac/chacha20poly1305.js";
 
 const TAG_LENGTH = 16;
@@ -32,62 +31,6 @@ export interface Aead {
   open(sealed: Bytes): Bytes;
 }
 
-/**
- * node:crypto's ChaCha20-Poly1305 (RFC 8439 2.8 too), from the measured crossover on: it runs
- * OpenSSL's vectorized code at gigabytes per second.
- */
-function nativeSeal(
-  key: Uint8Array,
-  nonce12: Uint8Array,
-  aad: Uint8Array,
-  plaintext: Bytes,
-): Bytes {
-  const cipher = (nativeCrypto as NativeCrypto).createCipheriv("chacha20-poly1305", key, nonce12, {
-    authTagLength: TAG_LENGTH,
-  });
-  cipher.setAAD(aad, { plaintextLength: plaintext.length });
-  const body = cipher.update(plaintext);
-  const tail = cipher.final();
-  const out = new Uint8Array(plaintext.length + TAG_LENGTH);
-  out.set(body);
-  out.set(tail, body.length);
-  out.set(cipher.getAuthTag(), plaintext.length);
-  body.fill(0);
-  return out;
-}
-
-/**
- * node:crypto decrypts while it authenticates and checks the tag in final(): a wrong tag wipes
- * what it decrypted before TAG_INVALID is thrown, so no plaintext is released either way.
- */
-function nativeOpen(
-  key: Uint8Array,
-  nonce12: Uint8Array,
-  aad: Uint8Array,
-  sealed: Bytes,
-  ctLength: number,
-): Bytes | undefined {
-  const decipher = (nativeCrypto as NativeCrypto).createDecipheriv(
-    "chacha20-poly1305",
-    key,
-    nonce12,
-    { authTagLength: TAG_LENGTH },
-  );
-  decipher.setAuthTag(sealed.subarray(ctLength));
-  decipher.setAAD(aad, { plaintextLength: ctLength });
-  const body = decipher.update(sealed.subarray(0, ctLength));
-  try {
-    decipher.final();
-  } catch {
-    body.fill(0);
-    return undefined;
-  }
-  const plaintext = new Uint8Array(ctLength);
-  plaintext.set(body);
-  body.fill(0);
-  return plaintext;
-}
-
 function tagMismatch(): KeyedError {
   return new KeyedError(
     "TAG_INVALID",
@@ -96,11 +39,13 @@ function tagMismatch(): KeyedError {
 }
 
 function makeAead(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array): Aead {
+  // node:crypto from the measured crossover on (engine/native-chacha20poly1305.ts), where present.
+  const native = nativeFamily("chacha20-poly1305");
   return {
     seal(plaintext: Bytes): Bytes {
       assertBytes(plaintext, "plaintext");
-      if (useNative("chacha20-poly1305", plaintext.length + aad.length))
-        return nativeSeal(key, nonce12, aad, plaintext);
+      if (native?.serves(plaintext.length + aad.length))
+        return native.seal(key, nonce12, aad, plaintext);
       const { stream, polyKey } = keystreamAndPolyKey(key, nonce12);
       const out = new Uint8Array(plaintext.length + TAG_LENGTH);
       stream.xor(plaintext, out);
@@ -118,8 +63,8 @@ function makeAead(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array): Aead {
         );
       }
       const ctLength = sealed.length - TAG_LENGTH;
-      if (useNative("chacha20-poly1305", sealed.length + aad.length)) {
-        const plaintext = nativeOpen(key, nonce12, aad, sealed, ctLength);
+      if (native?.serves(sealed.length + aad.length)) {
+        const plaintext = native.open(key, nonce12, aad, sealed, ctLength);
         if (plaintext === undefined) throw tagMismatch();
         return plaintext;
       }

@@ -9,9 +9,7 @@ import type { Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
-import { copyOut } from "../engine/hybrid.js";
-import { nativeCrypto } from "../engine/native.js";
-import { useNative } from "../engine/select.js";
+import { nativeFamily } from "../engine/native-families.js";
 import { Poly1305State, poly1305Aead } from "./poly1305.js";
 
 const TAG_LENGTH = 16;
@@ -116,20 +114,19 @@ class ChaChaMacKernel implements MacKernel {
 
   compute(message: Bytes, out: Bytes, nonce?: Bytes): void {
     needNonce(nonce);
-    if (nativeCrypto !== undefined && useNative("chacha20-poly1305", message.length)) {
-      if (this.extended) this.deriveSubkey(nonce);
-      // RFC 8439 2.8 with an empty plaintext, on node:crypto.
-      // The raw key, not a KeyObject: creating one per message costs more than the MAC itself.
-      const cipher = nativeCrypto.createCipheriv(
-        "chacha20-poly1305",
-        this.extended ? SUBKEY : this.key,
-        this.extended ? NONCE12 : nonce,
-        { authTagLength: TAG_LENGTH },
-      );
-      SUBKEY.fill(0);
-      cipher.setAAD(message, { plaintextLength: 0 });
-      cipher.final();
-      copyOut(cipher.getAuthTag(), out, TAG_LENGTH);
+    const native = nativeFamily("chacha20-poly1305");
+    if (native?.serves(message.length)) {
+      // RFC 8439 2.8 with an empty plaintext, on node:crypto (XChaCha20: under its subkey).
+      if (!this.extended) {
+        native.tag(this.key, nonce, message, out);
+        return;
+      }
+      this.deriveSubkey(nonce);
+      try {
+        native.tag(SUBKEY, NONCE12, message, out);
+      } finally {
+        SUBKEY.fill(0);
+      }
       return;
     }
     // One ChaCha20 and one Poly1305 key buffer per kernel, re-keyed per message: no allocation.

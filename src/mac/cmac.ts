@@ -21,19 +21,11 @@ import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacOptions } from "../core/mac.js";
 import { PreparedMac } from "../core/prepared-mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
-import { hybridState, type NativeSink } from "../engine/hybrid.js";
-import {
-  LazyNativeKey,
-  type NativeCipher,
-  type NativeCrypto,
-  nativeCrypto,
-} from "../engine/native.js";
-import { useNative } from "../engine/select.js";
+import type { NativeCmac } from "../engine/native-cmac.js";
+import { nativeFamily } from "../engine/native-families.js";
 import type { WasmAes, WasmAesKey } from "../engine/wasm-aes.js";
 import type { WasmFamilies } from "../engine/wasm-all.js";
 import { wasmFamily } from "../engine/wasm-families.js";
-
-const ZERO_IV = new Uint8Array(16);
 
 /** dbl(S) (SP 800-38B 6.1, RFC 4493 2.3): S << 1, then ⊕ 0x87 if the top bit was set, in place. */
 function double(block: Uint8Array): void {
@@ -209,108 +201,24 @@ redactKeyMaterial(WasmCmac);
 export class CmacKernel implements MacKernel {
   readonly outputLength = 16;
   private readonly core: CmacCore;
-  /** For node:crypto's AES-CBC on long inputs: the key, and both subkeys once needed. */
-  private readonly nativeKey: LazyNativeKey;
-  private readonly cipherName: string;
-  private subkeys: Uint8Array | undefined;
-  /** The native path's last block. */
-  private readonly last = new Uint8Array(16);
+  /** node:crypto's AES-CBC for long inputs (engine/native-cmac.ts), where this build has it. */
+  private readonly native: NativeCmac | undefined;
 
   constructor(key: Bytes) {
     const glue = wasmFamily("aes");
     const wasm = glue?.wasmAes();
-    this.core =
+    const core: CmacCore =
       glue === undefined || wasm === undefined
         ? new BitslicedCmac(key)
         : new WasmCmac(glue, wasm, key);
-    this.cipherName = `aes-${key.length * 8}-cbc`;
-    this.nativeKey = new LazyNativeKey(key);
-  }
-
-  /**
-   * The native path (SP 800-38B 6.2 on node:crypto's AES-CBC, zero IV): all blocks but the last
-   * as they are, the last ⊕ K1 (complete) or padded ⊕ K2 (partial); the tag is the final
-   * ciphertext block.
-   */
-  private nativeCipher(): NativeCipher {
-    const cipher = (nativeCrypto as NativeCrypto).createCipheriv(
-      this.cipherName,
-      this.nativeKey.get(),
-      ZERO_IV,
-    );
-    return cipher.setAutoPadding(false);
-  }
-
-  /** Encrypts the last block, data[offset .. offset + count), padded and masked; the tag to `out`. */
-  private nativeFinish(
-    cipher: NativeCipher,
-    data: Uint8Array,
-    offset: number,
-    count: number,
-    out: Bytes,
-  ): void {
-    if (this.subkeys === undefined) {
-      this.subkeys = new Uint8Array(32);
-      this.core.subkeys(this.subkeys);
-    }
-    const subkeys = this.subkeys;
-    const subkey = count === 16 ? 0 : 16;
-    const last = this.last;
-    for (let i = 0; i < 16; i++) {
-      const m = i < count ? data[offset + i] : i === count ? 0x80 : 0;
-      last[i] = m ^ subkeys[subkey + i];
-    }
-    const final = cipher.update(last);
-    cipher.final();
-    // A byte loop, not copyOut: Buffer's fill costs a quarter of a microsecond.
-    for (let i = 0; i < 16; i++) {
-      out[i] = final[final.length - 16 + i];
-      final[final.length - 16 + i] = 0;
-    }
-    last.fill(0);
-  }
-
-  /** Streaming on the native path: up to 16 bytes are held back, the last block being apart. */
-  private nativeSink(): NativeSink {
-    const cipher = this.nativeCipher();
-    const tail = new Uint8Array(16);
-    let tailLength = 0;
-    return {
-      update: (chunk) => {
-        let pos = 0;
-        while (pos < chunk.length) {
-          if (tailLength === 16) {
-            cipher.update(tail);
-            tailLength = 0;
-          }
-          if (tailLength === 0 && chunk.length - pos > 16) {
-            // Whole blocks straight through, keeping back the chunk's last (partial or full) block.
-            const keep = (chunk.length - pos) % 16 || 16;
-            const end = chunk.length - keep;
-            cipher.update(chunk.subarray(pos, end));
-            pos = end;
-          }
-          while (tailLength < 16 && pos < chunk.length) tail[tailLength++] = chunk[pos++];
-        }
-      },
-      finish: (out) => {
-        this.nativeFinish(cipher, tail, 0, tailLength, out);
-        tail.fill(0);
-      },
-    };
+    this.core = core;
+    this.native = nativeFamily("cmac")?.for(key, (out) => core.subkeys(out));
   }
 
   compute(message: Bytes, out: Bytes): void {
-    if (this.nativeKey.available && useNative("cmac", message.length)) {
-      // One-shot: no sink and no copy of the tail (each costs about a microsecond on short input).
-      const cipher = this.nativeCipher();
-      const length = message.length;
-      const lastStart = length === 0 ? 0 : (Math.ceil(length / 16) - 1) * 16;
-      if (lastStart > 0) cipher.update(message.subarray(0, lastStart));
-      this.nativeFinish(cipher, message, lastStart, length - lastStart, out);
-      return;
-    }
-    this.core.compute(message, out);
+    const native = this.native;
+    if (native?.serves(message.length)) native.compute(message, out);
+    else this.core.compute(message, out);
   }
 
   /** @internal Runs one full, non-final block at data[offset] through `chain`. */
@@ -324,16 +232,12 @@ export class CmacKernel implements MacKernel {
   }
 
   start(): MacKernelState {
-    return hybridState(
-      "cmac",
-      this.nativeKey.available ? () => this.nativeSink() : undefined,
-      () => new CmacState(this.core),
-    );
+    const startOwn = () => new CmacState(this.core);
+    return this.native === undefined ? startOwn() : this.native.start(startOwn);
   }
 
   wipe(): void {
-    this.nativeKey.wipe();
-    this.subkeys?.fill(0);
+    this.native?.wipe();
     this.core.wipe();
   }
 }

@@ -17,13 +17,8 @@ import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
 import { PreparedMac } from "../core/prepared-mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
-import {
-  LazyNativeKey,
-  type NativeCrypto,
-  type NativeKey,
-  nativeCrypto,
-} from "../engine/native.js";
-import { useNative } from "../engine/select.js";
+import { nativeFamily } from "../engine/native-families.js";
+import type { NativeGmac } from "../engine/native-gmac.js";
 import type { WasmAes, WasmAesKey } from "../engine/wasm-aes.js";
 import type { WasmFamilies } from "../engine/wasm-all.js";
 import { wasmFamily } from "../engine/wasm-families.js";
@@ -33,9 +28,6 @@ import { Ghash } from "./ghash.js";
 export const GMAC_NONCE_LENGTH = 12;
 
 const TWO_29 = 0x20000000;
-
-/** node:crypto refuses GCM IVs over 128 bytes (ERR_CRYPTO_INVALID_IV); keyed's kernels take any. */
-const NATIVE_MAX_NONCE = 128;
 
 function needNonce(nonce: Bytes | undefined): asserts nonce is Bytes {
   if (nonce === undefined) throw new KeyedError("BAD_INPUT", "GMAC needs a nonce.");
@@ -275,37 +267,12 @@ export class WasmGmac implements GmacCore {
 
 redactKeyMaterial(WasmGmac);
 
-/** True when node:crypto should compute this tag: past the crossover, and a nonce it accepts. */
-function nativeFits(nonce: Bytes, length: number): boolean {
-  return nonce.length <= NATIVE_MAX_NONCE && useNative("gmac", length);
-}
-
-/** GMAC on node:crypto: GCM with the message as associated data and no plaintext (SP 800-38D 3). */
-function nativeGmac(
-  cipherName: string,
-  key: NativeKey | Uint8Array,
-  nonce: Bytes,
-  message: Bytes,
-  out: Bytes,
-): void {
-  const cipher = (nativeCrypto as NativeCrypto).createCipheriv(cipherName, key, nonce);
-  cipher.setAAD(message);
-  cipher.final();
-  const tag = cipher.getAuthTag();
-  // A byte loop, not copyOut: Buffer's fill costs a quarter of a microsecond.
-  for (let i = 0; i < 16; i++) {
-    out[i] = tag[i];
-    tag[i] = 0;
-  }
-}
-
 /** GMAC under one AES key: WebAssembly where available, node:crypto on long messages. */
 export class GmacKernel implements MacKernel {
   readonly outputLength = 16;
   private readonly core: GmacCore;
-  /** node:crypto's AES-GCM for long messages (see engine/select.ts). */
-  private readonly nativeKey: LazyNativeKey;
-  private readonly cipherName: string;
+  /** node:crypto's AES-GCM for long messages (engine/native-gmac.ts), where this build has it. */
+  private readonly native: NativeGmac | undefined;
 
   constructor(key: Bytes) {
     const glue = wasmFamily("aes");
@@ -314,17 +281,14 @@ export class GmacKernel implements MacKernel {
       glue === undefined || wasm === undefined
         ? new BitslicedGmac(key)
         : new WasmGmac(glue, wasm, key);
-    this.cipherName = `aes-${key.length * 8}-gcm`;
-    this.nativeKey = new LazyNativeKey(key);
+    this.native = nativeFamily("gmac")?.for(key);
   }
 
   compute(message: Bytes, out: Bytes, nonce?: Bytes): void {
     needNonce(nonce);
-    if (this.nativeKey.available && nativeFits(nonce, message.length)) {
-      nativeGmac(this.cipherName, this.nativeKey.get(), nonce, message, out);
-      return;
-    }
-    this.core.compute(message, out, nonce);
+    const native = this.native;
+    if (native?.serves(nonce, message.length)) native.compute(message, out, nonce);
+    else this.core.compute(message, out, nonce);
   }
 
   start(): MacKernelState {
@@ -332,7 +296,7 @@ export class GmacKernel implements MacKernel {
   }
 
   wipe(): void {
-    this.nativeKey.wipe();
+    this.native?.wipe();
     this.core.wipe();
   }
 }
@@ -361,11 +325,7 @@ export function gmac(key: Bytes, nonce: Bytes, message: Bytes): Bytes {
   assertBytes(message, "message");
   aesRounds(key);
   const out = new Uint8Array(16);
-  if (nativeCrypto !== undefined && nativeFits(nonce, message.length)) {
-    // One use of the key: node:crypto takes its bytes (a KeyObject would cost ~1.5 µs more).
-    nativeGmac(`aes-${key.length * 8}-gcm`, key, nonce, message, out);
-    return out;
-  }
+  if (nativeFamily("gmac")?.tagOnce(key, nonce, message, out)) return out;
   const kernel = new GmacKernel(key);
   kernel.compute(message, out, nonce);
   kernel.wipe();

@@ -1,0 +1,80 @@
+/**
+ * ChaCha20-Poly1305 (RFC 8439 section 2.8) on node:crypto (engine/native.ts), from the measured
+ * crossover on (engine/select.ts): OpenSSL's vectorized code at gigabytes per second. The AEAD's
+ * seal and open (aead/chacha20poly1305.ts) and the MAC form, the tag over an empty plaintext
+ * (mac/chacha20poly1305.ts). Reached through engine/native-families.ts, so a browser bundle,
+ * where node:crypto never exists, carries none of it. Keys go in as bytes: a KeyObject per
+ * message costs more than the MAC itself.
+ */
+import type { Bytes } from "../core/bytes.js";
+import { copyOut } from "./hybrid.js";
+import { type NativeCrypto, nativeCrypto } from "./native.js";
+import { useNative } from "./select.js";
+
+const TAG_LENGTH = 16;
+
+/** True when node:crypto is here and should process `length` bytes (plaintext and AAD). */
+function serves(length: number): boolean {
+  return useNative("chacha20-poly1305", length);
+}
+
+/** ciphertext ‖ 16-byte tag. */
+function seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, plaintext: Bytes): Bytes {
+  const cipher = (nativeCrypto as NativeCrypto).createCipheriv("chacha20-poly1305", key, nonce12, {
+    authTagLength: TAG_LENGTH,
+  });
+  cipher.setAAD(aad, { plaintextLength: plaintext.length });
+  const body = cipher.update(plaintext);
+  const tail = cipher.final();
+  const out = new Uint8Array(plaintext.length + TAG_LENGTH);
+  out.set(body);
+  out.set(tail, body.length);
+  out.set(cipher.getAuthTag(), plaintext.length);
+  body.fill(0);
+  return out;
+}
+
+/**
+ * The plaintext of sealed[0..ctLength), or undefined when the tag (the rest) is wrong. node:crypto
+ * decrypts while it authenticates and checks the tag in final(): a wrong tag wipes what it
+ * decrypted, so no plaintext is released either way.
+ */
+function open(
+  key: Uint8Array,
+  nonce12: Uint8Array,
+  aad: Uint8Array,
+  sealed: Bytes,
+  ctLength: number,
+): Bytes | undefined {
+  const decipher = (nativeCrypto as NativeCrypto).createDecipheriv(
+    "chacha20-poly1305",
+    key,
+    nonce12,
+    { authTagLength: TAG_LENGTH },
+  );
+  decipher.setAuthTag(sealed.subarray(ctLength));
+  decipher.setAAD(aad, { plaintextLength: ctLength });
+  const body = decipher.update(sealed.subarray(0, ctLength));
+  try {
+    decipher.final();
+  } catch {
+    body.fill(0);
+    return undefined;
+  }
+  const plaintext = new Uint8Array(ctLength);
+  plaintext.set(body);
+  body.fill(0);
+  return plaintext;
+}
+
+/** The MAC form: the tag over an empty plaintext with `message` as associated data, into out. */
+function tag(key: Uint8Array, nonce12: Uint8Array, message: Bytes, out: Bytes): void {
+  const cipher = (nativeCrypto as NativeCrypto).createCipheriv("chacha20-poly1305", key, nonce12, {
+    authTagLength: TAG_LENGTH,
+  });
+  cipher.setAAD(message, { plaintextLength: 0 });
+  cipher.final();
+  copyOut(cipher.getAuthTag(), out, TAG_LENGTH);
+}
+
+export const NativeChaCha20Poly1305 = { serves, seal, open, tag };
