@@ -88,6 +88,16 @@ const PARTS = {
       "test/safe/redact-options.test.ts",
     ],
   },
+  // The replay stores' claim logic (fail closed: a fault or a doubt is never an acceptance).
+  stores: {
+    mutate: ["src/safe/store.ts"],
+    tests: [
+      "test/safe/replay-store.test.ts",
+      "test/protocols/replay-protocols.test.ts",
+      "test/protocols/webhooks-fleet.test.ts",
+      "test/safe/safe.test.ts",
+    ],
+  },
   protocols: {
     mutate: [
       // The helpers each verify function leans on for its decision, beside the verify* functions.

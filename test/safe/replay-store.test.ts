@@ -81,6 +81,27 @@ describe("MemoryReplayStore", () => {
     assert.equal(await store.claim("no time", 10, { now: 1001 }), true);
   });
 
+  it("edges: the longest TTL, a store of one entry, the epoch from its creation, the sweep's next expiry", async () => {
+    // 2^31 - 1 seconds is the longest TTL (2^31 is refused above).
+    assert.equal(await new MemoryReplayStore().claim("a", 2 ** 31 - 1, { now: 1 }), true);
+    // maxEntries: 1 is a store.
+    const one = new MemoryReplayStore({ maxEntries: 1 });
+    assert.equal(await one.claim("a", 10, { now: 1 }), true);
+    await rejectsKeyed(one.claim("b", 10, { now: 2 }), "STORE_UNAVAILABLE");
+    // The epoch is the store's creation (or an earlier first `now`): a message issued after the
+    // store was made is accepted even when the first claim comes later.
+    const made = Math.floor(Date.now() / 1000);
+    const store = new MemoryReplayStore();
+    assert.equal(await store.claim("m", 10, { now: made + 100, validFrom: made + 50 }), true);
+    assert.equal(await store.claim("n", 10, { now: made + 101, validFrom: made - 5 }), false);
+    // A full store sweeps again from its earliest live expiry, not its latest.
+    const full = new MemoryReplayStore({ maxEntries: 2 });
+    assert.equal(await full.claim("soon", 10, { now: 0 }), true); // expires at 10
+    assert.equal(await full.claim("late", 100, { now: 0 }), true); // expires at 100
+    await rejectsKeyed(full.claim("c", 10, { now: 1 }), "STORE_UNAVAILABLE");
+    assert.equal(await full.claim("d", 10, { now: 20 }), true, "'soon' expired at 10: room");
+  });
+
   it("hashes ids of any bytes and length", async () => {
     const store = new MemoryReplayStore();
     await fc.assert(
@@ -144,15 +165,30 @@ describe("claimOnce", () => {
       assert.equal(!r.ok && r.reason, reason);
       assert.equal(typeof (!r.ok && r.message), "string");
     }
+    // The refusal says what the store did: its error, or the answer it gave.
+    const down = await claimOnce(
+      new SpyStore(() => Promise.reject(new Error("ECONNRESET"))),
+      "id",
+      times,
+    );
+    assert.match(!down.ok ? down.message : "", /did not answer: ECONNRESET/);
+    const odd = await claimOnce(new SpyStore(async () => "OK"), "id", times);
+    assert.match(!odd.ok ? odd.message : "", /answered .*string/);
   });
 
   it("throws BAD_INPUT for the caller's own mistakes", async () => {
     const store = new MemoryReplayStore();
-    await rejectsKeyed(claimOnce({} as never, "id", times), "BAD_INPUT");
+    for (const notAStore of [{}, null, undefined, 5, "store", { claim: 1 }]) {
+      await rejectsKeyed(claimOnce(notAStore as never, "id", times), "BAD_INPUT");
+    }
     await rejectsKeyed(claimOnce(store, 5 as never, times), "BAD_INPUT");
     await rejectsKeyed(claimOnce(store, "id", undefined as never), "BAD_INPUT");
     await rejectsKeyed(claimOnce(store, "id", { validFrom: 990, now: 1000 } as never), "BAD_INPUT");
-    await rejectsKeyed(claimOnce(store, "id", { ...times, validUntil: 999 }), "BAD_INPUT");
+    await assert.rejects(
+      claimOnce(store, "id", { ...times, validUntil: 999.5 }),
+      (e: unknown) =>
+        e instanceof KeyedError && e.code === "BAD_INPUT" && /before now/.test(e.message),
+    );
     await rejectsKeyed(claimOnce(store, "id", { ...times, ttl: 5 } as never), "BAD_INPUT");
   });
 });
