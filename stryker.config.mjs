@@ -98,6 +98,19 @@ const PARTS = {
       "test/safe/safe.test.ts",
     ],
   },
+  // Keysets: the key lookup and prefix logic every keyset tag and verify goes through.
+  keysets: {
+    mutate: ["src/safe/keyset.ts", "src/safe/keyset-entry.ts"],
+    tests: [
+      "test/safe/keyset-edges.test.ts",
+      "test/safe/keyset.test.ts",
+      "test/safe/seal-keyset.test.ts",
+      "test/safe/keyset-json.test.ts",
+      "test/safe/keyset-jwk.test.ts",
+      "test/safe/keyset-tink.test.ts",
+      "test/protocols/jwt-keyset.test.ts",
+    ],
+  },
   protocols: {
     mutate: [
       // The helpers each verify function leans on for its decision, beside the verify* functions.
