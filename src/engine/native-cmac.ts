@@ -14,24 +14,28 @@ import { useNative } from "./select.js";
 
 const ZERO_IV = new Uint8Array(16);
 
+/** Where NativeCmac gets K1 ‖ K2 (32 bytes) from: keyed's own CMAC kernel of the key. */
+export interface CmacSubkeySource {
+  subkeys(out: Uint8Array): void;
+}
+
 export class NativeCmac {
   private readonly nativeKey: LazyNativeKey;
   private readonly cipherName: string;
-  /** K1 ‖ K2 (32 bytes) into `out`, from keyed's own kernel. */
-  private readonly deriveSubkeys: (out: Uint8Array) => void;
+  private readonly source: CmacSubkeySource;
   private subkeys: Uint8Array | undefined;
   /** The last block. */
   private readonly last = new Uint8Array(16);
 
-  private constructor(key: Bytes, deriveSubkeys: (out: Uint8Array) => void) {
+  private constructor(key: Bytes, source: CmacSubkeySource) {
     this.cipherName = `aes-${key.length * 8}-cbc`;
     this.nativeKey = new LazyNativeKey(key);
-    this.deriveSubkeys = deriveSubkeys;
+    this.source = source;
   }
 
   /** The native backend for this AES key, or undefined where node:crypto is absent. */
-  static for(key: Bytes, deriveSubkeys: (out: Uint8Array) => void): NativeCmac | undefined {
-    const native = new NativeCmac(key, deriveSubkeys);
+  static for(key: Bytes, source: CmacSubkeySource): NativeCmac | undefined {
+    const native = new NativeCmac(key, source);
     return native.nativeKey.available ? native : undefined;
   }
 
@@ -59,7 +63,7 @@ export class NativeCmac {
   ): void {
     if (this.subkeys === undefined) {
       this.subkeys = new Uint8Array(32);
-      this.deriveSubkeys(this.subkeys);
+      this.source.subkeys(this.subkeys);
     }
     const subkeys = this.subkeys;
     const subkey = count === 16 ? 0 : 16;

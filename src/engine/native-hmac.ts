@@ -8,7 +8,7 @@ import type { Bytes } from "../core/bytes.js";
 import type { MacKernelState } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { copyOut, hybridState, type NativeSink } from "./hybrid.js";
-import { LazyNativeKey, type NativeCrypto, nativeCrypto } from "./native.js";
+import { LazyNativeKey, type NativeCrypto, type NativeHash, nativeCrypto } from "./native.js";
 import { hmacFamily, type NativeFamily, useNative } from "./select.js";
 
 /** What NativeHmac needs of the key's shared material (mac/hmac.ts's HmacKey). */
@@ -56,30 +56,43 @@ export class NativeHmac {
   }
 
   compute(message: Bytes, out: Bytes, first: boolean): void {
-    if (!first && nativeCrypto?.hash !== undefined && message.length <= ONE_SHOT_HASH_LIMIT) {
+    if (this.hashesOnce(first, message.length)) {
       const at = this.startScratch(message.length);
       scratch.set(message, at);
       this.hashScratch(at + message.length, out);
-      return;
+    } else {
+      copyOut(this.hmac().update(message).digest(), out, this.outputLength);
     }
-    const h = (nativeCrypto as NativeCrypto).createHmac(this.name, this.nativeKey.get());
-    copyOut(h.update(message).digest(), out, this.outputLength);
   }
 
   /** HMAC over `parts` in order (`total` bytes in all), as if concatenated, without joining them. */
   computeParts(parts: readonly Bytes[], total: number, out: Bytes, first: boolean): void {
-    if (!first && nativeCrypto?.hash !== undefined && total <= ONE_SHOT_HASH_LIMIT) {
+    if (this.hashesOnce(first, total)) {
       let at = this.startScratch(total);
       for (const part of parts) {
         scratch.set(part, at);
         at += part.length;
       }
       this.hashScratch(at, out);
-      return;
+    } else {
+      const h = this.hmac();
+      for (const part of parts) h.update(part);
+      copyOut(h.digest(), out, this.outputLength);
     }
-    const h = (nativeCrypto as NativeCrypto).createHmac(this.name, this.nativeKey.get());
-    for (const part of parts) h.update(part);
-    copyOut(h.digest(), out, this.outputLength);
+  }
+
+  /**
+   * Whether a message of `length` bytes takes the two one-shot hashes: not for the key's first
+   * (its pad blocks do not exist yet, and one createHmac costs less than making them), nor past
+   * ONE_SHOT_HASH_LIMIT, nor where node:crypto has no one-shot hash (Node < 20.12).
+   */
+  private hashesOnce(first: boolean, length: number): boolean {
+    return !first && nativeCrypto?.hash !== undefined && length <= ONE_SHOT_HASH_LIMIT;
+  }
+
+  /** node:crypto's Hmac object under this key (the raw key on first use, then a KeyObject). */
+  private hmac(): NativeHash {
+    return (nativeCrypto as NativeCrypto).createHmac(this.name, this.nativeKey.get());
   }
 
   /**
@@ -127,7 +140,7 @@ export class NativeHmac {
   }
 
   private sink(): NativeSink {
-    const h = (nativeCrypto as NativeCrypto).createHmac(this.name, this.nativeKey.get());
+    const h = this.hmac();
     return {
       update: (chunk: Bytes) => {
         h.update(chunk);

@@ -342,6 +342,8 @@ export interface WasmHmacSource extends HmacPadSource {
   tagJs(message: Uint8Array, out: Uint8Array): void;
   /** tagJs, the tag written to out[index × outputLength ..). */
   tagJsAt(message: Uint8Array, out: Uint8Array, index: number): void;
+  /** The hash's initial value as keyed's TypeScript hash holds it (see WasmHmacKey). */
+  initialValue(): Int32Array;
   wipe(): void;
 }
 
@@ -355,18 +357,14 @@ export class WasmHmacCore {
   private slot: WasmHmacKey | undefined;
   private readonly key: WasmHmacSource;
   private readonly compression: HmacCompression;
-  /** The hash's initial value as keyed's TypeScript hash holds it (see WasmHmacKey). */
-  private readonly iv: () => Int32Array;
 
   private constructor(
     wasm: WasmHmac | undefined,
     key: WasmHmacSource,
     compression: HmacCompression,
-    iv: () => Int32Array,
   ) {
     this.key = key;
     this.compression = compression;
-    this.iv = iv;
     if (wasm !== undefined) this.slot = this.keyIn(wasm);
   }
 
@@ -374,17 +372,17 @@ export class WasmHmacCore {
    * The module's HMAC for this key, or undefined where it cannot serve: a hash it has no
    * compression for (SHA-3), or a module that failed to load (the caller takes TypeScript).
    */
-  static for(key: WasmHmacSource, iv: () => Int32Array): WasmHmacCore | undefined {
+  static for(key: WasmHmacSource): WasmHmacCore | undefined {
     const compression = hmacCompression(key.hash.name);
     if (compression === undefined) return undefined;
     const wasm = loadWasmHmac();
     if (wasm === undefined && !loadWasmHmac.pending) return undefined;
-    return new WasmHmacCore(wasm, key, compression, iv);
+    return new WasmHmacCore(wasm, key, compression);
   }
 
   private keyIn(wasm: WasmHmac): WasmHmacKey {
     const { compression, key } = this;
-    return new WasmHmacKey(wasm, compression, key.hash.outputLength, this.iv(), key);
+    return new WasmHmacKey(wasm, compression, key.hash.outputLength, key.initialValue(), key);
   }
 
   /** The module, once loaded (asked again only while it compiles in the background). */

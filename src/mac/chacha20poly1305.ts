@@ -83,6 +83,8 @@ class ChaChaMacKernel implements MacKernel {
   /** Shared by every kernel: used within one call and wiped before it returns (see POLY_KEY). */
   private readonly stream = KEY_STREAM;
   private readonly polyKey = POLY_KEY;
+  /** node:crypto's ChaCha20-Poly1305 from the crossover on, where this build has it. */
+  private readonly native = nativeFamily("chacha20-poly1305");
 
   constructor(key: Bytes, extended: boolean) {
     // Copies are new Uint8Arrays here: Buffer#slice gives a view, and this key is wiped.
@@ -114,7 +116,7 @@ class ChaChaMacKernel implements MacKernel {
 
   compute(message: Bytes, out: Bytes, nonce?: Bytes): void {
     needNonce(nonce);
-    const native = nativeFamily("chacha20-poly1305");
+    const native = this.native;
     if (native?.serves(message.length)) {
       // RFC 8439 2.8 with an empty plaintext, on node:crypto (XChaCha20: under its subkey).
       if (!this.extended) {

@@ -207,12 +207,11 @@ export class CmacKernel implements MacKernel {
   constructor(key: Bytes) {
     const glue = wasmFamily("aes");
     const wasm = glue?.wasmAes();
-    const core: CmacCore =
+    this.core =
       glue === undefined || wasm === undefined
         ? new BitslicedCmac(key)
         : new WasmCmac(glue, wasm, key);
-    this.core = core;
-    this.native = nativeFamily("cmac")?.for(key, (out) => core.subkeys(out));
+    this.native = nativeFamily("cmac")?.for(key, this.core);
   }
 
   compute(message: Bytes, out: Bytes): void {

@@ -144,6 +144,11 @@ class HmacKey implements HmacPadSource, NativeHmacSource, WasmHmacSource {
     };
   }
 
+  /** The hash's initial value, for a WebAssembly key slot's set-up. */
+  initialValue(): Int32Array {
+    return hashInitialValue(this.hash);
+  }
+
   wipe(): void {
     this.key?.fill(0);
     this.key = undefined;
@@ -211,7 +216,7 @@ redactKeyMaterial(JsHmac);
 
 /** Each hash's initial value (FIPS 180-4 5.3), as its TypeScript state holds it, read once. */
 const INITIAL_VALUES = new Map<string, Int32Array>();
-function initialValue(hash: HashFunction): Int32Array {
+function hashInitialValue(hash: HashFunction): Int32Array {
   let iv = INITIAL_VALUES.get(hash.name);
   if (iv === undefined) {
     iv = (hash.create() as unknown as MerkleDamgard).chainingValue().slice();
@@ -242,22 +247,21 @@ export class HmacKernel implements MacKernel {
     this.outputLength = hash.outputLength;
     // Nothing is derived yet: a one-shot `mac(…).tag(…)` on node:crypto never needs it.
     this.material = new HmacKey(hash, key);
-    this.core = HmacKernel.ownCore(hash, this.material);
+    this.core = wasmFamily("hmac")?.WasmHmacCore.for(this.material) ?? new JsHmac(this.material);
     this.native = nativeFamily("hmac")?.for(this.material, key);
-  }
-
-  /** WebAssembly for SHA-1 and SHA-2 where this build carries it and it loads, else TypeScript. */
-  private static ownCore(hash: HashFunction, material: HmacKey): HmacCore {
-    const wasm = wasmFamily("hmac")?.WasmHmacCore.for(material, () => initialValue(hash));
-    return wasm ?? new JsHmac(material);
   }
 
   compute(message: Bytes, out: Bytes): void {
     const first = this.messages++ === 0;
-    const native = this.native;
-    if (native !== undefined && (first || native.serves(message.length)))
-      native.compute(message, out, first);
+    const native = this.nativeFor(message.length, first);
+    if (native !== undefined) native.compute(message, out, first);
     else this.core.compute(message, out, first);
+  }
+
+  /** node:crypto when it should take this message: the key's first, or one past the crossover. */
+  private nativeFor(length: number, first: boolean): NativeHmac | undefined {
+    const native = this.native;
+    return native !== undefined && (first || native.serves(length)) ? native : undefined;
   }
 
   /**
@@ -271,10 +275,9 @@ export class HmacKernel implements MacKernel {
     }
     let total = 0;
     for (const part of parts) total += part.length;
-    const first = this.messages === 0;
-    const native = this.native;
-    if (native !== undefined && (first || native.serves(total))) {
-      this.messages++;
+    const first = this.messages++ === 0;
+    const native = this.nativeFor(total, first);
+    if (native !== undefined) {
       native.computeParts(parts, total, out, first);
       return;
     }
@@ -286,7 +289,7 @@ export class HmacKernel implements MacKernel {
       joinScratch.set(part, at);
       at += part.length;
     }
-    this.compute(joinScratch.subarray(0, total), out);
+    this.core.compute(joinScratch.subarray(0, total), out, first);
     joinScratch.fill(0, 0, total);
   }
 
