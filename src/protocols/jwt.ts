@@ -14,7 +14,7 @@
  *
  * The parts live under jwt/: common.ts (algorithms, key and option checks), sign.ts, verify.ts.
  */
-export type { JwsKey } from "./jwt/common.js";
+export { clearJwtKeyCache, type JwsKey } from "./jwt/common.js";
 export { signJws, signJwt } from "./jwt/sign.js";
 export type {
   JwsAlgorithm,

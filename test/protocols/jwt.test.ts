@@ -3,7 +3,9 @@ import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { jwtKeyCacheSize } from "../../src/protocols/jwt/common.js";
 import {
+  clearJwtKeyCache,
   type JwsAlgorithm,
   type JwtClaims,
   type JwtResult,
@@ -627,5 +629,34 @@ describe("bad arguments", () => {
       "BAD_INPUT",
       /detached/,
     );
+  });
+});
+
+describe("prepared verification keys", () => {
+  it("caches a raw key's kernel, never serves it for changed key bytes, and clears", () => {
+    clearJwtKeyCache();
+    const key = new Uint8Array(32).fill(7);
+    const now = 1_700_000_000;
+    const token = signJwt({ sub: "a", iat: now }, key, { alg: "HS256" });
+    const verify = (k: Uint8Array) => verifyJwt(token, k, { algorithms: ["HS256"], now }).ok;
+    assert.equal(verify(key), true);
+    assert.equal(verify(key), true);
+    assert.equal(jwtKeyCacheSize(), 1, "one entry for one key, used twice");
+    // The same array with other bytes is another key: refused, not matched by the cached kernel.
+    key[0] ^= 1;
+    assert.equal(verify(key), false);
+    assert.equal(jwtKeyCacheSize(), 2);
+    key[0] ^= 1;
+    assert.equal(verify(key), true);
+    // One algorithm's kernel never serves another's (HS384 under a 48-byte key).
+    const long = new Uint8Array(48).fill(7);
+    const t384 = signJwt({ sub: "a", iat: now }, long, { alg: "HS384" });
+    assert.equal(verifyJwt(t384, long, { algorithms: ["HS256", "HS384"], now }).ok, true);
+    assert.equal(jwtKeyCacheSize(), 3);
+    for (let i = 0; i < 40; i++) verify(new Uint8Array(32).fill(i + 100));
+    assert.equal(jwtKeyCacheSize(), 32, "bounded");
+    clearJwtKeyCache();
+    assert.equal(jwtKeyCacheSize(), 0);
+    assert.equal(verify(key), true);
   });
 });

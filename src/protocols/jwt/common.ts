@@ -1,9 +1,11 @@
 /** What signing and verifying share: the algorithms, key and option checks, claim types. */
-import { assertBytes, type Bytes } from "../../core/bytes.js";
+import { assertBytes, type Bytes, bytesToHex } from "../../core/bytes.js";
+import { PreparedKeyCache } from "../../core/cache.js";
 import { KeyedError } from "../../core/errors.js";
 import type { MacKernel } from "../../core/mac.js";
 import { checkOptions, describeType } from "../../core/options.js";
 import { HASH_FUNCTIONS } from "../../hash/index.js";
+import { sha256 } from "../../hash/sha256.js";
 import { HmacKernel } from "../../mac/hmac.js";
 import type { Keyset } from "../../safe/keyset.js";
 import { type KeysetKeyView, keysetView } from "../../safe/keyset-access.js";
@@ -162,20 +164,37 @@ export function signingKey(
 }
 
 /**
- * The prepared kernels of the keys that may have signed a token with header `alg` and `kid`: for
- * bytes, a kernel made here (`owned`: the caller wipes it); for a keyset, the keyset's own kernel
- * of the enabled key the `kid` names when its MAC is alg's HMAC (none otherwise: an unknown,
- * disabled or destroyed `kid` is the sender's claim, answered with a refusal), or with no `kid`
- * those of every enabled key of alg's HMAC. Each gives the full HMAC output.
+ * Prepared HMAC kernels of raw verification keys, least recently used first: a service verifies
+ * many tokens under few keys, and setting a key up (copies, pad blocks, a first message through
+ * createHmac) costs more than checking a short token. The map key is the algorithm and SHA-256 of
+ * the key, so the key itself is not kept in the clear as a key, and a caller who changes the bytes
+ * of a key array gets a new entry rather than the old key's kernel.
  */
-export function verificationKernels(
-  key: JwsKey,
-  alg: JwsAlgorithm,
-  kid: unknown,
-): { kernels: MacKernel[]; owned: boolean } {
+const rawKernels = new PreparedKeyCache<HmacKernel>(32);
+
+/** Wipes and forgets every cached verification key (after a key was retired, say). */
+export function clearJwtKeyCache(): void {
+  rawKernels.clear();
+}
+
+/** @internal The number of cached verification keys (at most 32), for tests. */
+export function jwtKeyCacheSize(): number {
+  return rawKernels.size;
+}
+
+/**
+ * The prepared kernels of the keys that may have signed a token with header `alg` and `kid`: for
+ * bytes, their kernel from the cache above; for a keyset, the keyset's own kernel of the enabled
+ * key the `kid` names when its MAC is alg's HMAC (none otherwise: an unknown, disabled or
+ * destroyed `kid` is the sender's claim, answered with a refusal), or with no `kid` those of
+ * every enabled key of alg's HMAC. Each gives the full HMAC output; none is the caller's to wipe.
+ */
+export function verificationKernels(key: JwsKey, alg: JwsAlgorithm, kid: unknown): MacKernel[] {
   const keyset = keysetView(key);
   if (keyset === undefined) {
-    return { kernels: [new HmacKernel(HASH_FUNCTIONS[HASH[alg]], key as Bytes)], owned: true };
+    const bytes = key as Bytes;
+    const id = `${alg}:${bytesToHex(sha256(bytes))}`;
+    return [rawKernels.get(id, () => new HmacKernel(HASH_FUNCTIONS[HASH[alg]], bytes))];
   }
   const name = MAC_OF[alg];
   const kernels: MacKernel[] = [];
@@ -186,7 +205,7 @@ export function verificationKernels(
   };
   if (kid === undefined) for (const info of keyset.keys()) add(info);
   else if (typeof kid === "string") add(keyset.get(kid));
-  return { kernels, owned: false };
+  return kernels;
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   bytesToUtf8,
   utf8ToBytes,
 } from "../../core/bytes.js";
-import { equal } from "../../core/equal.js";
+import { equalPrefix } from "../../core/equal.js";
 import { KeyedError } from "../../core/errors.js";
 import { describeType } from "../../core/options.js";
 import { type Refusal, refuse } from "../../core/result.js";
@@ -49,6 +49,12 @@ const SIGNATURE_CHARS = { HS256: 43, HS384: 64, HS512: 86 } as const;
  * before it is decoded or parsed as JSON, so that a huge one costs nothing to refuse.
  */
 const MAX_HEADER_CHARS = 64 * 1024;
+
+/**
+ * The HMAC a token is checked against (64 bytes: HS512's), one token at a time: verifying makes
+ * no array for it, and wipes it after every check.
+ */
+const EXPECTED = new Uint8Array(64);
 
 function decodeSegment(segment: string): Bytes | undefined {
   if (!SEGMENT.test(segment)) return undefined;
@@ -170,7 +176,7 @@ function verifyCompact(token: unknown, key: JwsKey, checks: CompactChecks): JwsR
 
   // With a keyset, the header's kid names the key (RFC 7515 4.1.4): the sender's claim, so an
   // unknown or disabled one is a refusal. The kid is authenticated by the signature below.
-  const { kernels, owned } = verificationKernels(key, alg as JwsAlgorithm, header.kid);
+  const kernels = verificationKernels(key, alg as JwsAlgorithm, header.kid);
   if (kernels.length === 0) {
     return refuse(
       "unknown_kid",
@@ -182,15 +188,14 @@ function verifyCompact(token: unknown, key: JwsKey, checks: CompactChecks): JwsR
   // The signing input is the segments as received (RFC 7515 5.2 step 8), never re-encoded. Every
   // candidate key is tried (a token without kid against a keyset), each compared in constant time.
   const signingInput = utf8ToBytes(`${h}.${payloadSegment}`);
-  const expected = new Uint8Array(kernels[0].outputLength);
+  const length = kernels[0].outputLength;
   let ok = false;
   for (const kernel of kernels) {
-    kernel.compute(signingInput, expected);
-    ok = equal(expected, signature) || ok;
-    if (owned) kernel.wipe();
+    kernel.compute(signingInput, EXPECTED);
+    ok = equalPrefix(EXPECTED, length, signature) || ok;
   }
   // A computed signature that did not match is a forgery for this token: never leave it behind.
-  expected.fill(0);
+  EXPECTED.fill(0, 0, length);
   if (!ok) return refuse("signature_mismatch", "the JWS signature does not match.");
   // The payload is decoded once it is known to be authentic.
   payload ??= decodeSegment(p);
