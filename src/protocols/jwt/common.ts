@@ -1,11 +1,10 @@
 /** What signing and verifying share: the algorithms, key and option checks, claim types. */
-import { assertBytes, type Bytes, bytesToHex } from "../../core/bytes.js";
+import { assertBytes, type Bytes } from "../../core/bytes.js";
 import { PreparedKeyCache } from "../../core/cache.js";
 import { KeyedError } from "../../core/errors.js";
 import type { MacKernel } from "../../core/mac.js";
 import { checkOptions, describeType } from "../../core/options.js";
 import { HASH_FUNCTIONS } from "../../hash/index.js";
-import { sha256 } from "../../hash/sha256.js";
 import { HmacKernel } from "../../mac/hmac.js";
 import type { Keyset } from "../../safe/keyset.js";
 import { type KeysetKeyView, keysetView } from "../../safe/keyset-access.js";
@@ -126,6 +125,8 @@ export type JwsKey = Bytes | Keyset;
 
 /** The keyset MAC behind each JWS algorithm. */
 const MAC_OF = { HS256: "hmac-sha256", HS384: "hmac-sha384", HS512: "hmac-sha512" } as const;
+/** Each algorithm's kind in the cache of raw keys: one key under two algorithms is two entries. */
+const ALG_KIND = { HS256: 1, HS384: 2, HS512: 3 } as const;
 
 function checkKeyBytes(key: Bytes, alg: JwsAlgorithm, where: string): void {
   if (key.length < MIN_KEY_BYTES[alg]) {
@@ -166,9 +167,10 @@ export function signingKey(
 /**
  * Prepared HMAC kernels of raw verification keys, least recently used first: a service verifies
  * many tokens under few keys, and setting a key up (copies, pad blocks, a first message through
- * createHmac) costs more than checking a short token. The map key is the algorithm and SHA-256 of
- * the key, so the key itself is not kept in the clear as a key, and a caller who changes the bytes
- * of a key array gets a new entry rather than the old key's kernel.
+ * createHmac) costs more than checking a short token. An entry is found by the algorithm and the
+ * key's bytes (core/cache.ts `getFor`: a fingerprint, confirmed against the entry's copy of the
+ * key), so a caller who changes the bytes of a key array gets a new entry rather than the old
+ * key's kernel.
  */
 const rawKernels = new PreparedKeyCache<HmacKernel>(32);
 
@@ -193,8 +195,13 @@ export function verificationKernels(key: JwsKey, alg: JwsAlgorithm, kid: unknown
   const keyset = keysetView(key);
   if (keyset === undefined) {
     const bytes = key as Bytes;
-    const id = `${alg}:${bytesToHex(sha256(bytes))}`;
-    return [rawKernels.get(id, () => new HmacKernel(HASH_FUNCTIONS[HASH[alg]], bytes))];
+    return [
+      rawKernels.getFor(
+        bytes,
+        ALG_KIND[alg],
+        () => new HmacKernel(HASH_FUNCTIONS[HASH[alg]], bytes),
+      ),
+    ];
   }
   const name = MAC_OF[alg];
   const kernels: MacKernel[] = [];

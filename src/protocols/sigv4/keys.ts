@@ -1,8 +1,8 @@
 /** SigV4 signing keys (AWS IAM User Guide, "Calculate the signature"), and their cache. */
-import { type Bytes, bytesToHex } from "../../core/bytes.js";
+import type { Bytes } from "../../core/bytes.js";
 import { PreparedKeyCache } from "../../core/cache.js";
 import { encodeFields } from "../../core/fields.js";
-import { SHA256, sha256 } from "../../hash/sha256.js";
+import { SHA256 } from "../../hash/sha256.js";
 import { HmacKernel } from "../../mac/hmac.js";
 import { type CanonicalInput, canonicalRequestOf, stringToSignOf } from "./canonical.js";
 import { checkPattern, checkSecretText, SCOPE_PART, TERMINATOR, utf8 } from "./common.js";
@@ -46,9 +46,8 @@ export function deriveSigningKey(
 /**
  * Prepared HMAC kernels under signing keys, least recently used first. A signing key lives a day
  * and serves every request of that day, region and service, so recomputing its four HMACs per
- * request is waste. The map key is SHA-256 of the length-prefixed encoding of (secret, date,
- * region, service): tuples never collide through concatenation, and the secret is not kept in
- * the clear as a key.
+ * request is waste. An entry is found by the length-prefixed encoding of (secret, date, region,
+ * service) (core/cache.ts `getFor`): tuples never collide through concatenation.
  */
 const SIGNING_KEY_CACHE_LIMIT = 64;
 const signingKernels = new PreparedKeyCache<HmacKernel>(SIGNING_KEY_CACHE_LIMIT);
@@ -60,14 +59,14 @@ export function signingKernel(
   service: string,
 ): HmacKernel {
   const encoded = encodeFields("keyed/sigv4 signing key", [secret, date, region, service]);
-  const id = bytesToHex(sha256(encoded));
-  encoded.fill(0);
-  return signingKernels.get(id, () => {
+  const kernel = signingKernels.getFor(encoded, 0, () => {
     const key = signingKeyBytes(secret, date, region, service);
-    const kernel = new HmacKernel(SHA256, key);
+    const made = new HmacKernel(SHA256, key);
     key.fill(0);
-    return kernel;
+    return made;
   });
+  encoded.fill(0);
+  return kernel;
 }
 
 /** Wipes and forgets every cached signing key (after rotating credentials, say). */

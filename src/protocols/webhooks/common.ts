@@ -17,7 +17,7 @@ import { checkOptions, describeType } from "../../core/options.js";
 import { redactKeyMaterial } from "../../core/redact.js";
 import { type Refusal, refuse } from "../../core/result.js";
 import { nowSeconds, type TimeInput, toleranceSeconds, toWholeSeconds } from "../../core/time.js";
-import { SHA256, sha256 } from "../../hash/sha256.js";
+import { SHA256 } from "../../hash/sha256.js";
 import { HmacKernel } from "../../mac/hmac.js";
 import type { Keyset } from "../../safe/keyset.js";
 import { type KeysetView, keysetView } from "../../safe/keyset-access.js";
@@ -326,7 +326,7 @@ export function signTimestamp(options: unknown, where: string): number {
  * Prepared HMAC-SHA256 keys of recently seen secrets, in the one bounded cache of prepared keys
  * (core/cache.ts): a receiver checks many requests under one secret, and preparing a key costs
  * more than tagging a short body. Secrets given as text are looked up by their text (one cache per
- * way of reading it), secrets given as bytes by their SHA-256; all of it in private fields, printed
+ * way of reading it), secrets given as bytes by their bytes (core/cache.ts `getFor`); all of it in private fields, printed
  * redacted, the least recently used entry wiped when a cache is full.
  */
 export class PreparedWebhookKeys {
@@ -350,7 +350,7 @@ export class PreparedWebhookKeys {
 
   /** @internal The prepared kernel for `key`, made on first use (keyed's verifiers call it). */
   kernel(key: Bytes): HmacKernel {
-    return this.#bytes.get(bytesToHex(sha256(key)), () => new HmacKernel(SHA256, key));
+    return this.#bytes.getFor(key, 0, () => new HmacKernel(SHA256, key));
   }
 
   /** @internal The kernel for a secret given as text; `decode` runs on first use only. */
