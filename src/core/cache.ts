@@ -35,9 +35,15 @@ export class PreparedKeyCache<V extends Wipeable> {
   readonly #entries = new Map<string | number, Entry<V>>();
   /** How many prepared keys are kept. */
   readonly limit: number;
+  readonly #fingerprint: (material: Bytes, kind: number) => number;
 
-  constructor(limit: number) {
+  /** `fingerprintOf` is for tests (a constant one makes every `getFor` a collision). */
+  constructor(
+    limit: number,
+    fingerprintOf: (material: Bytes, kind: number) => number = fingerprint,
+  ) {
     this.limit = limit;
+    this.#fingerprint = fingerprintOf;
   }
 
   /** How many prepared keys are held now. */
@@ -58,7 +64,7 @@ export class PreparedKeyCache<V extends Wipeable> {
    * with it); the caller keeps its own array.
    */
   getFor(material: Bytes, kind: number, make: () => V): V {
-    const id = fingerprint(material, kind);
+    const id = this.#fingerprint(material, kind);
     const cached = this.#touch(id);
     if (cached !== undefined) {
       const kept = cached.material;

@@ -79,6 +79,23 @@ describe("PreparedKeyCache", () => {
     );
   });
 
+  it("on a fingerprint collision, serves each key only its own entry (the newer takes it)", () => {
+    const cache = new PreparedKeyCache<Prepared>(8, () => 42);
+    const a = cache.getFor(bytes(1), 0, () => new Prepared("a"));
+    const b = cache.getFor(bytes(2), 0, () => new Prepared("b"));
+    assert.notEqual(b, a);
+    assert.equal(a.wiped, true);
+    assert.equal(cache.size, 1);
+    assert.equal(
+      cache.getFor(bytes(2), 0, () => new Prepared("b again")),
+      b,
+    );
+    // Same bytes, another kind: a collision too, never the other kind's entry.
+    const c = cache.getFor(bytes(2), 1, () => new Prepared("c"));
+    assert.notEqual(c, b);
+    assert.equal(b.wiped, true);
+  });
+
   it("wipes entries and their copies of the bytes on clear()", () => {
     const cache = new PreparedKeyCache<Prepared>(8);
     const a = cache.getFor(bytes(1), 0, () => new Prepared("1"));
