@@ -14,8 +14,8 @@
  *   strings with one fingerprint (by chance, ~2^-40 for 64 entries; by design, only for someone
  *   who knows the process's seed) take turns in one entry: slower, never wrong.
  */
-import type { Bytes } from "./bytes.js";
-import { equalAt } from "./equal.js";
+import { type Bytes, copyBytes } from "./bytes.js";
+import { equal } from "./equal.js";
 import { fillRandom } from "./random.js";
 import { redactKeyMaterial } from "./redact.js";
 
@@ -68,20 +68,13 @@ export class PreparedKeyCache<V extends Wipeable> {
     const cached = this.#touch(id);
     if (cached !== undefined) {
       const kept = cached.material;
-      if (
-        kept !== undefined &&
-        cached.kind === kind &&
-        kept.length === material.length &&
-        equalAt(kept, 0, material, 0, kept.length)
-      ) {
-        return cached.value;
-      }
+      if (kept !== undefined && cached.kind === kind && equal(kept, material)) return cached.value;
       // Same fingerprint, other bytes: the newer bytes take the entry.
       this.#entries.delete(id);
       wipeEntry(cached);
     }
     const value = make();
-    return this.#insert(id, { value, kind, material: Uint8Array.from(material) });
+    return this.#insert(id, { value, kind, material: copyBytes(material) });
   }
 
   /** Wipes and forgets every prepared key (after a secret was retired, say). */

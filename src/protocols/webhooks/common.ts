@@ -326,8 +326,8 @@ export function signTimestamp(options: unknown, where: string): number {
  * Prepared HMAC-SHA256 keys of recently seen secrets, in the one bounded cache of prepared keys
  * (core/cache.ts): a receiver checks many requests under one secret, and preparing a key costs
  * more than tagging a short body. Secrets given as text are looked up by their text (one cache per
- * way of reading it), secrets given as bytes by their bytes (core/cache.ts `getFor`); all of it in private fields, printed
- * redacted, the least recently used entry wiped when a cache is full.
+ * way of reading it), secrets given as bytes by their bytes (core/cache.ts `getFor`); all of it in
+ * private fields, printed redacted, the least recently used entry wiped when a cache is full.
  */
 export class PreparedWebhookKeys {
   readonly #text: PreparedKeyCache<HmacKernel>;
