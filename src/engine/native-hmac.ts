@@ -23,20 +23,28 @@ export interface NativeHmacSource {
   wipe(): void;
 }
 
-/** Up to this length, node:crypto's HMAC runs as two one-shot hashes (see NativeHmac.startScratch). */
+/** Up to this length, HMAC's inner hash is node:crypto's one-shot hash (see NativeHmac.startScratch). */
 const ONE_SHOT_HASH_LIMIT = 65536;
-/** The pad block and message for the one-shot hashes; grown on demand, wiped after every use. */
+/** The pad block and message for the one-shot hash; grown on demand, wiped after every use. */
 let scratch = new Uint8Array(0);
+
+/**
+ * The outer hash of HMAC alone, H(K⊕opad ‖ innerDigest), on keyed's own kernel from the key's
+ * prepared outer state: one compression, where node:crypto's one-shot hash would cost a call.
+ */
+export type HmacOuter = (innerDigest: Bytes, out: Bytes) => void;
 
 export class NativeHmac {
   private readonly key: NativeHmacSource;
+  private readonly outer: HmacOuter;
   private readonly name: string;
   private readonly outputLength: number;
   private readonly family: NativeFamily;
   private readonly nativeKey: LazyNativeKey;
 
-  private constructor(key: NativeHmacSource, raw: Bytes) {
+  private constructor(key: NativeHmacSource, raw: Bytes, outer: HmacOuter) {
     this.key = key;
+    this.outer = outer;
     this.name = key.hash.name;
     this.outputLength = key.hash.outputLength;
     this.family = hmacFamily(key.hash.name);
@@ -45,8 +53,8 @@ export class NativeHmac {
   }
 
   /** The native backend for this key, or undefined (no node:crypto, or an empty key it refuses). */
-  static for(key: NativeHmacSource, raw: Bytes): NativeHmac | undefined {
-    const native = new NativeHmac(key, raw);
+  static for(key: NativeHmacSource, raw: Bytes, outer: HmacOuter): NativeHmac | undefined {
+    const native = new NativeHmac(key, raw, outer);
     return native.nativeKey.available ? native : undefined;
   }
 
@@ -82,7 +90,7 @@ export class NativeHmac {
   }
 
   /**
-   * Whether a message of `length` bytes takes the two one-shot hashes: not for the key's first
+   * Whether a message of `length` bytes takes the one-shot inner hash: not for the key's first
    * (its pad blocks do not exist yet, and one createHmac costs less than making them), nor past
    * ONE_SHOT_HASH_LIMIT, nor where node:crypto has no one-shot hash (Node < 20.12).
    */
@@ -96,11 +104,13 @@ export class NativeHmac {
   }
 
   /**
-   * Up to ONE_SHOT_HASH_LIMIT, HMAC runs as two calls of node:crypto's one-shot hash over
-   * (K⊕ipad ‖ m) and (K⊕opad ‖ inner), RFC 2104 section 2 read literally: no Hmac object and no
-   * KeyObject lookup per call (measured 0–25% faster than createHmac up to tens of KiB). This
-   * writes K⊕ipad to the shared scratch, with room for `length` message bytes after it, and
-   * returns where the message goes; hashScratch hashes and wipes.
+   * Up to ONE_SHOT_HASH_LIMIT, the inner hash of HMAC is one call of node:crypto's one-shot hash
+   * over K⊕ipad ‖ m (RFC 2104 section 2 read literally: no Hmac object, no KeyObject lookup), and
+   * the outer hash, one compression from the key's prepared outer state, runs on keyed's own
+   * kernel (`outer`): a call into node:crypto costs about as much as three SHA-256 compressions in
+   * WebAssembly, so createHmac's three calls (create, update, digest), or a second one-shot hash,
+   * cost more than this. This writes K⊕ipad to the shared scratch, with room for `length` message
+   * bytes after it, and returns where the message goes; hashScratch hashes and wipes.
    */
   private startScratch(length: number): number {
     const blockLength = this.key.hash.blockLength;
@@ -110,17 +120,13 @@ export class NativeHmac {
     return blockLength;
   }
 
-  /** The two hashes over scratch[0..used) and K⊕opad ‖ inner digest, into out; wipes both. */
+  /** The inner hash over scratch[0..used) on node:crypto, the outer on keyed's kernel; wipes both. */
   private hashScratch(used: number, out: Bytes): void {
     const hashOnce = (nativeCrypto as Required<NativeCrypto>).hash;
     const inner = hashOnce(this.name, scratch.subarray(0, used), "buffer");
     scratch.fill(0, 0, used);
-    const outer = this.key.pads().outer;
-    outer.set(inner, this.key.hash.blockLength);
+    this.outer(inner, out);
     inner.fill(0);
-    const tag = hashOnce(this.name, outer, "buffer");
-    outer.fill(0, this.key.hash.blockLength);
-    copyOut(tag, out, this.outputLength);
   }
 
   /** messages[i] for each i in `indices`, tag i to out[i × outputLength ..). */

@@ -21,6 +21,7 @@ import {
 export interface HmacExports extends KernelExports {
   DESC: WebAssembly.Global;
   hmac_key(slot: number, kind: number): void;
+  hmac_outer(slot: number, kind: number, digestLength: number): void;
   hmac_sha1_x4(slot: number, blocks: number): void;
   hmac_sha256_x4(slot: number, blocks: number, digestLength: number): void;
   hmac_sha512_x2(slot: number, blocks: number, digestLength: number): void;
@@ -195,6 +196,23 @@ export class WasmHmacKey {
     if (slot === this.wasm.scratch) this.clearScratch();
   }
 
+  /**
+   * The outer hash alone over an inner digest computed elsewhere (node:crypto's one-shot hash of
+   * K⊕ipad ‖ m, engine/native-hmac.ts), from the key's prepared outer state: one compression,
+   * into out[0..digestLength). Never a key's first message, so the key takes its own slot.
+   */
+  outer(innerDigest: Uint8Array, out: Uint8Array): void {
+    const slot = this.acquire(false);
+    const kernels = this.wasm.kernels;
+    const memory = kernels.bytes();
+    const msg = kernels.msg;
+    const length = this.digestLength;
+    for (let i = 0; i < length; i++) memory[msg + i] = innerDigest[i];
+    this.wasm.exports.hmac_outer(slot, KIND[this.compression], length);
+    moveWordsOut(kernels.words(), kernels.out, out, 0, length);
+    if (slot === this.wasm.scratch) this.clearScratch();
+  }
+
   /** Zeroes the scratch slot after a message that used it. */
   private clearScratch(): void {
     const slot = this.wasm.scratch;
@@ -340,6 +358,8 @@ export interface WasmHmacSource extends HmacPadSource {
   readonly hash: { readonly name: string; readonly outputLength: number };
   /** The tag on the TypeScript hash, for messages past the module's input area. */
   tagJs(message: Uint8Array, out: Uint8Array): void;
+  /** The outer hash on the TypeScript hash over an inner digest (see WasmHmacKey.outer). */
+  outerJs(innerDigest: Uint8Array, out: Uint8Array): void;
   /** tagJs, the tag written to out[index × outputLength ..). */
   tagJsAt(message: Uint8Array, out: Uint8Array, index: number): void;
   /** The hash's initial value as keyed's TypeScript hash holds it (see WasmHmacKey). */
@@ -398,6 +418,13 @@ export class WasmHmacCore {
     const slot = this.slot ?? this.ready();
     if (slot !== undefined && message.length <= slot.msgCapacity) slot.compute(message, out, first);
     else this.key.tagJs(message, out);
+  }
+
+  /** The outer hash over an inner digest computed elsewhere (see WasmHmacKey.outer). */
+  outer(innerDigest: Uint8Array, out: Uint8Array): void {
+    const slot = this.slot ?? this.ready();
+    if (slot !== undefined) slot.outer(innerDigest, out);
+    else this.key.outerJs(innerDigest, out);
   }
 
   computeMany(messages: readonly Uint8Array[], indices: readonly number[], out: Uint8Array): void {

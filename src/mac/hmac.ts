@@ -124,6 +124,13 @@ class HmacKey implements HmacPadSource, NativeHmacSource, WasmHmacSource {
     tag.fill(0);
   }
 
+  /** The outer hash alone over an inner digest computed elsewhere (node:crypto's, NativeHmac). */
+  outerJs(innerDigest: Bytes, out: Bytes): void {
+    const states = this.states();
+    states.outer.copyTo(states.work).update(innerDigest).digestInto(out);
+    states.work.wipe();
+  }
+
   /** Completes the inner hash held in `work` and runs the outer one into `out`. */
   finishInto(work: HashState, out: Bytes): void {
     const innerDigest = this.pads().innerDigest;
@@ -188,6 +195,8 @@ interface HmacCore {
   compute(message: Bytes, out: Bytes, first: boolean): void;
   /** messages[i] for each i in `indices`, tag i to out[i × outputLength ..) (never a first message). */
   computeMany(messages: readonly Bytes[], indices: readonly number[], out: Bytes): void;
+  /** The outer hash alone over an inner digest node:crypto computed (never a first message). */
+  outer(innerDigest: Bytes, out: Bytes): void;
   wipe(): void;
 }
 
@@ -205,6 +214,10 @@ class JsHmac implements HmacCore {
 
   computeMany(messages: readonly Bytes[], indices: readonly number[], out: Bytes): void {
     for (const i of indices) this.key.tagJsAt(messages[i], out, i);
+  }
+
+  outer(innerDigest: Bytes, out: Bytes): void {
+    this.key.outerJs(innerDigest, out);
   }
 
   wipe(): void {
@@ -248,7 +261,10 @@ export class HmacKernel implements MacKernel {
     // Nothing is derived yet: a one-shot `mac(…).tag(…)` on node:crypto never needs it.
     this.material = new HmacKey(hash, key);
     this.core = wasmFamily("hmac")?.WasmHmacCore.for(this.material) ?? new JsHmac(this.material);
-    this.native = nativeFamily("hmac")?.for(this.material, key);
+    const core = this.core;
+    this.native = nativeFamily("hmac")?.for(this.material, key, (inner, out) =>
+      core.outer(inner, out),
+    );
   }
 
   compute(message: Bytes, out: Bytes): void {

@@ -7,7 +7,7 @@
  * destroy() for the key, the prepared states, the messages and the tags.
  */
 import assert from "node:assert/strict";
-import { createHmac, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { FORCED_BACKEND } from "../../src/engine/native.js";
@@ -117,6 +117,11 @@ describe("wasm HMAC memory after batches", { skip: noWasm }, () => {
       );
       const tags = m.tagMany(messages);
       const tagLength = m.tagLength;
+      // Past the crossover: node:crypto's inner hash, then the outer one in the module (hmac_outer),
+      // whose inner digest, state and tag must not stay behind either.
+      const long = concat([pattern, new Uint8Array(4000).fill(0x55)]);
+      const longTag = m.tag(long);
+      assert.deepEqual(longTag, oracle(name, key, long), `${name}: past the crossover`);
       const split = messages.map((_, i) => tags.slice(i * tagLength, (i + 1) * tagLength));
       split[2][0] ^= 1;
       assert.deepEqual(m.verifyMany(messages, split), [true, true, false, true, true, true]);
@@ -139,6 +144,18 @@ describe("wasm HMAC memory after batches", { skip: noWasm }, () => {
       };
       for (let i = 0; i < messages.length; i++)
         needles[`tag ${i}`] = tags.subarray(i * tagLength, i * tagLength + 16);
+      needles["the long message's tag"] = longTag.subarray(0, 16);
+      needles["the long message's inner digest"] = new Uint8Array(
+        createHash(HASHES[name])
+          .update(key.map((b) => b ^ 0x36))
+          .update(
+            new Uint8Array((name === "hmac-sha384" || name === "hmac-sha512" ? 128 : 64) - 32).fill(
+              0x36,
+            ),
+          )
+          .update(long)
+          .digest(),
+      ).subarray(0, 16);
       for (const [what, needle] of Object.entries(needles))
         assert.equal(memory.indexOf(Buffer.from(needle)), -1, `${name}: ${what}`);
       // Scratch, lanes' state, the output and the message area are all zero between calls.

@@ -7,7 +7,7 @@ import { Sha1 } from "../../src/hash/sha1.js";
 import { Sha256 } from "../../src/hash/sha256.js";
 import { Sha512 } from "../../src/hash/sha512.js";
 import { type MacName, mac, macNames } from "../../src/index.js";
-import { HmacKernel } from "../../src/mac/hmac.js";
+import { HMAC_HASHES, HmacKernel } from "../../src/mac/hmac.js";
 import { ascii, atOffset, hex, toHex } from "../helpers.js";
 import {
   type MacTestGroup,
@@ -224,6 +224,32 @@ describe("HMAC against node:crypto (property tests)", () => {
         ),
         { numRuns: 1000 },
       );
+    });
+  }
+});
+
+describe("HMAC past the crossover: node:crypto's one-shot inner hash, the outer on keyed's kernel", () => {
+  for (const name of Object.keys(HMAC_HASHES) as (keyof typeof HMAC_HASHES)[]) {
+    const hash = HMAC_HASHES[name];
+    it(`${name}: later messages from the crossover to past the one-shot limit equal node:crypto`, () => {
+      // Keys shorter than, equal to and longer than a block (hashed first), and lengths on both
+      // sides of every family's crossover and of the one-shot hash's 64 KiB limit.
+      for (const keyLength of [20, 64, 136, 200]) {
+        const key = new Uint8Array(keyLength).map((_, i) => (i * 29 + keyLength) & 0xff);
+        const m = mac(name, key);
+        for (const length of [700, 768, 1536, 2048, 4096, 65535, 65536, 65537]) {
+          const message = new Uint8Array(length).map((_, i) => (i * 13) & 0xff);
+          const want = new Uint8Array(createHmac(hash, key).update(message).digest());
+          // The first message takes createHmac; the second and third the one-shot inner hash.
+          for (let use = 0; use < 3; use++)
+            assert.deepEqual(
+              m.tag(message),
+              want,
+              `${keyLength}-byte key, ${length} B, use ${use}`,
+            );
+        }
+        m.destroy();
+      }
     });
   }
 });

@@ -1177,6 +1177,28 @@ export function hmac_key(slot: usize, kind: i32): void {
   zeroWords(MSG, 2 * blockLen);
 }
 
+/**
+ * The outer hash alone (RFC 2104 section 2's H(K ⊕ opad ‖ inner)), for an inner digest computed
+ * elsewhere (node:crypto's one-shot hash, engine/native-hmac.ts): MSG[0..digestLen) holds the inner
+ * digest as bytes; the tag goes to OUT. One compression from the slot's outer chaining value.
+ * MSG's digest, STATE and BLOCK are zeroed.
+ */
+export function hmac_outer(slot: usize, kind: i32, digestLen: usize): void {
+  const blockLen: usize = kind == 5 ? 128 : 64;
+  const stateLen: usize = kind == 5 ? 64 : 32;
+  // The digest is big-endian bytes already: it goes into BLOCK as it is (every digest length here
+  // is a multiple of 4).
+  for (let i: usize = 0; i < digestLen; i += 4) store<u32>(BLOCK + i, load<u32>(MSG + i));
+  store<u8>(BLOCK + digestLen, 0x80);
+  store<u64>(BLOCK + blockLen - 8, bswap<u64>((<u64>(blockLen + digestLen)) << 3));
+  copyWords(STATE, slot + stateLen, stateLen);
+  compressWith(kind, BLOCK);
+  putDigest(kind, OUT, digestLen);
+  zeroWords(STATE, stateLen);
+  zeroWords(BLOCK, blockLen);
+  zeroWords(MSG, 64);
+}
+
 /** HMAC-SHA-1 of MSG[0..len) under the key slot; the 20-byte tag goes to OUT. */
 export function hmac_sha1(slot: usize, len: usize): void {
   hmac(1, slot, len, 20);
