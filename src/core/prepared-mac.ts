@@ -58,63 +58,110 @@ function checkOut(out: Bytes, tagLength: number): void {
   }
 }
 
+/**
+ * What a key's rules come to for one algorithm and its options: lengths, the nonce rule, one-time
+ * use, the field encoding. The same for every key made without options, so those share one (a
+ * key object per message, Poly1305's normal use, then sets a handful of fields, not a dozen).
+ */
+interface MacShape {
+  readonly checked: MacOptions;
+  readonly tagLength: number;
+  /** Bytes of nonce in front of the tag (0 for most MACs). */
+  readonly nonceLength: number;
+  /** Bytes of authenticator after the nonce: the resolved `tagLength` option. */
+  readonly authLength: number;
+  /** What the kernel writes: the full tag, or KMAC's configured output length. */
+  readonly outputLength: number;
+  /** Tags one key may make with random nonces (Infinity when none), and the standard that says so. */
+  readonly nonceLimit: number;
+  readonly nonceBasis: string;
+  readonly oneTime: boolean;
+  readonly encode: (purpose: string, fields: readonly Field[]) => Uint8Array;
+  /** Set when the full tag is shorter than the safe minimum and allowShortTags was not given. */
+  readonly shortTagReason: string | undefined;
+}
+
+function shapeOf(algorithm: MacAlgorithm, options: unknown): MacShape {
+  const checked = checkMacOptions(algorithm, options);
+  const authLength = resolveTagLength(algorithm, checked);
+  const nonceLength = algorithm.nonceLength ?? 0;
+  return {
+    checked,
+    tagLength: nonceLength + authLength,
+    nonceLength,
+    authLength,
+    outputLength: algorithm.tag.variableOutput ? authLength : algorithm.tag.full,
+    nonceLimit: algorithm.nonceLimit?.invocations ?? Number.POSITIVE_INFINITY,
+    nonceBasis: algorithm.nonceLimit?.basis ?? "",
+    oneTime: algorithm.oneTime === true,
+    encode: algorithm.fieldEncoding === "tuple" ? encodeFieldsTuple : encodeFields,
+    shortTagReason:
+      authLength < algorithm.tag.safeMinimum && !checked.allowShortTags
+        ? algorithm.tag.basis
+        : undefined,
+  };
+}
+
+/** The shape of each algorithm's keys made without options, on first need. */
+const DEFAULT_SHAPES = new WeakMap<MacAlgorithm, MacShape>();
+
+function defaultShape(algorithm: MacAlgorithm): MacShape {
+  let shape = DEFAULT_SHAPES.get(algorithm);
+  if (shape === undefined) {
+    shape = shapeOf(algorithm, undefined);
+    DEFAULT_SHAPES.set(algorithm, shape);
+  }
+  return shape;
+}
+
 export class PreparedMac implements Mac {
   /** The algorithm this key was prepared for. */
   readonly algorithm: MacName;
   readonly tagLength: number;
   /** @internal */ readonly kernel: MacKernel;
-  /** Bytes of nonce in front of the tag (0 for most MACs). */
-  private readonly nonceLength: number;
-  /** Bytes of authenticator after the nonce: the resolved `tagLength` option. */
-  private readonly authLength: number;
+  private readonly shape: MacShape;
   /**
    * Full kernel output before truncation, made on first need (a one-shot full-length tag never
    * needs it); wiped after each use.
    */
-  private scratchBytes: Uint8Array | undefined;
+  private scratchBytes: Uint8Array | undefined = undefined;
   /** Full kernel outputs of a batch (tagMany, verifyMany), made on first need; wiped after each. */
-  private batch: Uint8Array | undefined;
+  private batch: Uint8Array | undefined = undefined;
   private readonly nonce: Uint8Array;
-  /** Tags made with a random nonce so far, against `nonceLimit` (Infinity when none). */
+  /** Tags made with a random nonce so far, against the shape's nonceLimit. */
   private nonceUses = 0;
-  private readonly nonceLimit: number;
-  private readonly nonceBasis: string;
   private destroyed = false;
-  private readonly oneTime: boolean;
   private used = false;
-  private readonly encode: (purpose: string, fields: readonly Field[]) => Uint8Array;
-  /** Set when the full tag is shorter than the safe minimum and allowShortTags was not given. */
-  private readonly shortTagReason: string | undefined;
 
   constructor(algorithm: MacAlgorithm, key: Bytes, options?: MacOptions) {
     assertBytes(key, "key");
-    const checked = checkMacOptions(algorithm, options);
-    checkKey(algorithm, key, checked);
+    const shape = options === undefined ? defaultShape(algorithm) : shapeOf(algorithm, options);
+    checkKey(algorithm, key, shape.checked);
     this.algorithm = algorithm.name;
-    this.authLength = resolveTagLength(algorithm, checked);
-    this.nonceLength = algorithm.nonceLength ?? 0;
-    this.tagLength = this.nonceLength + this.authLength;
-    const outputLength = algorithm.tag.variableOutput ? this.authLength : algorithm.tag.full;
+    this.shape = shape;
+    this.tagLength = shape.tagLength;
     if (algorithm.copiesKey === true) {
       // The kernel copies or derives what it keeps, and keeps no reference to `key`.
-      this.kernel = algorithm.createKernel(key, outputLength, checked);
+      this.kernel = algorithm.createKernel(key, shape.outputLength, shape.checked);
     } else {
       const own = copyBytes(key);
       try {
-        this.kernel = algorithm.createKernel(own, outputLength, checked);
+        this.kernel = algorithm.createKernel(own, shape.outputLength, shape.checked);
       } finally {
         own.fill(0);
       }
     }
-    this.nonce = this.nonceLength === 0 ? NO_NONCE : new Uint8Array(this.nonceLength);
-    this.nonceLimit = algorithm.nonceLimit?.invocations ?? Number.POSITIVE_INFINITY;
-    this.nonceBasis = algorithm.nonceLimit?.basis ?? "";
-    this.oneTime = algorithm.oneTime === true;
-    this.encode = algorithm.fieldEncoding === "tuple" ? encodeFieldsTuple : encodeFields;
-    this.shortTagReason =
-      this.authLength < algorithm.tag.safeMinimum && !checked.allowShortTags
-        ? algorithm.tag.basis
-        : undefined;
+    this.nonce = shape.nonceLength === 0 ? NO_NONCE : new Uint8Array(shape.nonceLength);
+  }
+
+  /** Bytes of nonce in front of the tag (0 for most MACs). */
+  private get nonceLength(): number {
+    return this.shape.nonceLength;
+  }
+
+  /** Bytes of authenticator after the nonce. */
+  private get authLength(): number {
+    return this.shape.authLength;
   }
 
   /** The kernel-output scratch (see scratchBytes). */
@@ -124,10 +171,11 @@ export class PreparedMac implements Mac {
 
   /** Tags shorter than the safe minimum may be made (hash tables) but not checked without the flag. */
   private checkVerifiable(): void {
-    if (this.shortTagReason !== undefined) {
+    const reason = this.shape.shortTagReason;
+    if (reason !== undefined) {
       throw new KeyedError(
         "TAG_LENGTH",
-        `${this.algorithm} tags are ${this.authLength} bytes, too short to verify without allowShortTags: ${this.shortTagReason}.`,
+        `${this.algorithm} tags are ${this.authLength} bytes, too short to verify without allowShortTags: ${reason}.`,
       );
     }
   }
@@ -138,7 +186,7 @@ export class PreparedMac implements Mac {
    */
   private begin(messages = 1): void {
     if (this.destroyed) throw destroyedError(this.algorithm);
-    if (this.oneTime && messages > 0) {
+    if (this.shape.oneTime && messages > 0) {
       if (this.used || messages > 1) {
         throw new KeyedError(
           "KEY_REUSED",
@@ -197,7 +245,7 @@ export class PreparedMac implements Mac {
     }
     this.begin(n);
     // All or nothing: a batch that would pass the nonce limit makes no tag.
-    if (this.nonceLength > 0 && this.nonceUses + n > this.nonceLimit) this.countNonce(n);
+    if (this.nonceLength > 0 && this.nonceUses + n > this.shape.nonceLimit) this.countNonce(n);
     if (out === undefined) out = new Uint8Array(n * tagLength);
     const kernel = this.kernel;
     if (this.nonceLength > 0) {
@@ -284,11 +332,11 @@ export class PreparedMac implements Mac {
   }
 
   tagFields(purpose: string, fields: readonly Field[], out?: Bytes): Bytes {
-    return this.tag(this.encode(purpose, fields), out);
+    return this.tag(this.shape.encode(purpose, fields), out);
   }
 
   verifyFields(purpose: string, fields: readonly Field[], tag: Bytes): boolean {
-    return this.verify(this.encode(purpose, fields), tag);
+    return this.verify(this.shape.encode(purpose, fields), tag);
   }
 
   stream(): MacStream {
@@ -332,14 +380,15 @@ export class PreparedMac implements Mac {
 
   /** Counts one random-nonce tag against the limit; NONCE_LIMIT past it (or past `asking` more). */
   private countNonce(asking = 1): void {
-    if (this.nonceUses + asking > this.nonceLimit) {
+    const { nonceLimit, nonceBasis } = this.shape;
+    if (this.nonceUses + asking > nonceLimit) {
       throw new KeyedError(
         "NONCE_LIMIT",
         asking === 1
           ? `this ${this.algorithm} key has made ${this.nonceUses} tags with random nonces, the most ` +
-              `${this.nonceBasis} allows; a repeated nonce would become too likely. Use a new key.`
+              `${nonceBasis} allows; a repeated nonce would become too likely. Use a new key.`
           : `this ${this.algorithm} key has made ${this.nonceUses} tags with random nonces; ${asking} ` +
-              `more would pass the ${this.nonceLimit} that ${this.nonceBasis} allows. Use a new key.`,
+              `more would pass the ${nonceLimit} that ${nonceBasis} allows. Use a new key.`,
       );
     }
     this.nonceUses++;

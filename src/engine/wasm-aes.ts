@@ -10,7 +10,7 @@ import { copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 as AES_WASM } from "./wasm/generated/aes.js";
-import { type KernelExports, kernelLoader, type WasmKernels } from "./wasm.js";
+import { copyIn, type KernelExports, kernelLoader, type WasmKernels } from "./wasm.js";
 
 export interface AesExports extends KernelExports {
   STATE: WebAssembly.Global;
@@ -122,9 +122,7 @@ export class WasmAesKey {
   input(data: Uint8Array, offset: number, length: number): void {
     const memory = this.wasm.bytes();
     const msg = this.wasm.msg;
-    if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = data[offset + i];
-    else if (offset === 0 && length === data.length) memory.set(data, msg);
-    else memory.set(data.subarray(offset, offset + length), msg);
+    copyIn(memory, msg, data, offset, length);
   }
 
   /**

@@ -5,7 +5,14 @@
  */
 import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 } from "./wasm/generated/chacha20.js";
-import { type KernelExports, kernelLoader, type WasmKernels, wrappedLoader } from "./wasm.js";
+import {
+  copyIn,
+  copyOutOf,
+  type KernelExports,
+  kernelLoader,
+  type WasmKernels,
+  wrappedLoader,
+} from "./wasm.js";
 
 export interface ChaChaExports extends KernelExports {
   INPUT: WebAssembly.Global;
@@ -61,11 +68,9 @@ export class ChaChaWasm {
       const n = Math.min(this.capacity, data.length - pos);
       this.setInput(state);
       this.kernels.words()[(this.input >> 2) + 12] = counter + pos / 64;
-      if (n <= 64) for (let i = 0; i < n; i++) memory[msg + i] = data[pos + i];
-      else memory.set(n === data.length ? data : data.subarray(pos, pos + n), msg);
+      copyIn(memory, msg, data, pos, n);
       this.exports.chacha20_xor(n);
-      if (n <= 64) for (let i = 0; i < n; i++) out[outOffset + pos + i] = memory[msg + i];
-      else out.set(memory.subarray(msg, msg + n), outOffset + pos);
+      copyOutOf(memory, msg, out, outOffset + pos, n);
       // The kernel XORs whole groups of blocks: keystream stands past n, up to a multiple of 256.
       touched = Math.max(touched, Math.ceil(n / 256) * 256);
     }

@@ -11,11 +11,13 @@
 import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 as HMAC_WASM } from "./wasm/generated/hmac.js";
 import {
+  copyIn,
   type KernelExports,
   kernelLoader,
   moveWordsOut,
   type WasmKernels,
   wrappedLoader,
+  zeroIn,
 } from "./wasm.js";
 
 export interface HmacExports extends KernelExports {
@@ -281,15 +283,13 @@ export class WasmHmacKey {
     const memory = kernels.bytes();
     const msg = kernels.msg;
     const length = message.length;
-    if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = message[i];
-    else memory.set(message, msg);
+    copyIn(memory, msg, message, 0, length);
     const exports = this.wasm.exports;
     if (this.compression === "sha256") exports.hmac_sha256(slot, length, this.digestLength);
     else if (this.compression === "sha512") exports.hmac_sha512(slot, length, this.digestLength);
     else exports.hmac_sha1(slot, length);
     moveWordsOut(kernels.words(), kernels.out, out, index * this.digestLength, this.digestLength);
-    if (length <= 64) for (let i = 0; i < length; i++) memory[msg + i] = 0;
-    else memory.fill(0, msg, msg + length);
+    zeroIn(memory, msg, length);
   }
 
   /**
@@ -320,8 +320,7 @@ export class WasmHmacKey {
       const at = kernels.msg + lane * region;
       if (k === lane) {
         const length = message.length;
-        if (length <= 64) for (let i = 0; i < length; i++) memory[at + i] = message[i];
-        else memory.set(message, at);
+        copyIn(memory, at, message, 0, length);
       }
       words[desc + 2 * k] = at;
       words[desc + 2 * k + 1] = message.length;

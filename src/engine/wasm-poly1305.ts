@@ -7,6 +7,7 @@
 import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 as POLY1305_WASM } from "./wasm/generated/poly1305.js";
 import {
+  copyIn,
   type KernelExports,
   kernelLoader,
   moveWordsOut,
@@ -77,29 +78,16 @@ export class Poly1305Wasm {
     this.exports.init(state);
   }
 
-  /** Copies a whole message (at most the capacity) to MSG: by loop when short (`set` is a call). */
+  /** Copies a whole message (at most the capacity) to MSG. */
   private putMessage(message: Uint8Array): void {
-    const memory = this.memory();
-    const length = message.length;
-    if (length <= 64) {
-      const msg = this.msg;
-      for (let i = 0; i < length; i++) memory[msg + i] = message[i];
-    } else {
-      memory.set(message, this.msg);
-    }
-  }
-
-  /** Copies data[offset..offset+length) to MSG (length at most its capacity). */
-  private copyIn(data: Uint8Array, offset: number, length: number): void {
-    if (offset === 0 && length === data.length) this.memory().set(data, this.msg);
-    else this.memory().set(data.subarray(offset, offset + length), this.msg);
+    copyIn(this.memory(), this.msg, message, 0, message.length);
   }
 
   /** Absorbs data[offset..end) into a state area, through MSG, a chunk at a time. */
   feed(state: number, data: Uint8Array, offset: number, end: number): void {
     while (offset < end) {
       const length = Math.min(end - offset, this.capacity);
-      this.copyIn(data, offset, length);
+      copyIn(this.memory(), this.msg, data, offset, length);
       this.exports.update(state, length);
       offset += length;
     }
@@ -133,17 +121,34 @@ export class Poly1305Wasm {
 
   /**
    * Poly1305 of `message` (at most MSG_CAPACITY bytes) under the key given as eight little-endian
-   * 32-bit words (r ‖ s), into out[0..16): eight word stores instead of 32 byte stores, for the
-   * safe API's one-time keys, which pay every step per message.
+   * 32-bit words k0..k7 (r ‖ s), into out[0..16): eight word stores instead of 32 byte stores, for
+   * the safe API's one-time keys, which pay every step per message.
    */
-  tagWords(key: Int32Array, message: Uint8Array, out: Uint8Array): void {
+  tagKeyWords(
+    k0: number,
+    k1: number,
+    k2: number,
+    k3: number,
+    k4: number,
+    k5: number,
+    k6: number,
+    k7: number,
+    message: Uint8Array,
+    out: Uint8Array,
+  ): void {
     const state = this.oneShot;
-    const length = message.length;
     const words = this.kernels.words();
     const at = state >> 2;
-    for (let i = 0; i < 8; i++) words[at + i] = key[i];
+    words[at] = k0;
+    words[at + 1] = k1;
+    words[at + 2] = k2;
+    words[at + 3] = k3;
+    words[at + 4] = k4;
+    words[at + 5] = k5;
+    words[at + 6] = k6;
+    words[at + 7] = k7;
     this.putMessage(message);
-    this.exports.mac(state, length);
+    this.exports.mac(state, message.length);
     moveWordsOut(words, this.out, out, 0, 16);
   }
 
@@ -170,12 +175,8 @@ export class Poly1305Wasm {
     const state = this.oneShot;
     const msg = this.msg;
     for (let i = 0; i < 32; i++) memory[state + i] = key[i];
-    if (aad.length <= 64) for (let i = 0; i < aad.length; i++) memory[msg + i] = aad[i];
-    else memory.set(aad, msg);
-    if (ctEnd > 0) {
-      if (ctEnd === ciphertext.length) memory.set(ciphertext, msg + ctStart);
-      else memory.set(ciphertext.subarray(0, ctEnd), msg + ctStart);
-    }
+    copyIn(memory, msg, aad, 0, aad.length);
+    if (ctEnd > 0) copyIn(memory, msg + ctStart, ciphertext, 0, ctEnd);
     for (let i = 0; i < 16; i++) memory[msg + lengthsAt + i] = lengths[i];
     this.exports.mac(state, total);
     this.takeTag(out, outOffset);

@@ -5,7 +5,13 @@
  */
 import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 } from "./wasm/generated/siphash.js";
-import { type KernelExports, kernelLoader, type WasmKernels, wrappedLoader } from "./wasm.js";
+import {
+  copyIn,
+  type KernelExports,
+  kernelLoader,
+  type WasmKernels,
+  wrappedLoader,
+} from "./wasm.js";
 
 export interface SipHashExports extends KernelExports {
   KEY: WebAssembly.Global;
@@ -61,16 +67,9 @@ export class SipWasm {
     return this.kernels.words();
   }
 
-  /** Copies message[from..from + n) to MSG + at. A loop beats `set` for the short keys of hash tables. */
+  /** Copies message[from..from + n) to MSG + at. */
   put(message: Uint8Array, from: number, n: number, at: number): void {
-    const memory = this.bytes();
-    const to = this.msg + at;
-    if (n <= 32) for (let i = 0; i < n; i++) memory[to + i] = message[from + i];
-    else
-      memory.set(
-        from === 0 && n === message.length ? message : message.subarray(from, from + n),
-        to,
-      );
+    copyIn(this.bytes(), this.msg + at, message, from, n);
   }
 
   /** SipHash-c-d of `message` under the key at `key` into OUT. The kernel zeroes MSG as it reads. */

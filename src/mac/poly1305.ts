@@ -437,26 +437,43 @@ redactKeyMaterial(Poly1305State);
 /** Bits of r that clamping keeps (RFC 8439 2.5.1), as its four little-endian words. */
 const R_CLAMP = [0x0fffffff, 0x0ffffffc, 0x0ffffffc, 0x0ffffffc];
 
-/** The safe-API kernel: one message per key, enforced by the Mac contract (`oneTime`). */
+/**
+ * The safe-API kernel: one message per key, enforced by the Mac contract (`oneTime`). A key object
+ * per message is Poly1305's normal use, so the key is held as eight 32-bit fields (r ‖ s,
+ * little-endian words): no typed array to allocate per key, and eight word stores into the
+ * WebAssembly kernel's state area.
+ */
 class Poly1305Kernel implements MacKernel {
   readonly outputLength = 16;
-  /** r ‖ s as eight little-endian words: what the WebAssembly kernel's state area takes. */
-  private readonly key = new Int32Array(8);
+  private k0: number;
+  private k1: number;
+  private k2: number;
+  private k3: number;
+  private k4: number;
+  private k5: number;
+  private k6: number;
+  private k7: number;
   /** The one stream, if the key's one use is a stream: wiped with the key. */
-  private stream: Poly1305State | undefined;
+  private stream: Poly1305State | undefined = undefined;
 
   constructor(key: Bytes) {
-    const words = this.key;
-    for (let i = 0; i < 8; i++) words[i] = le32(key, 4 * i);
+    this.k0 = le32(key, 0) | 0;
+    this.k1 = le32(key, 4) | 0;
+    this.k2 = le32(key, 8) | 0;
+    this.k3 = le32(key, 12) | 0;
+    this.k4 = le32(key, 16) | 0;
+    this.k5 = le32(key, 20) | 0;
+    this.k6 = le32(key, 24) | 0;
+    this.k7 = le32(key, 28) | 0;
     // The weak-key check: clamped r or s all zero.
     const r =
-      (words[0] & R_CLAMP[0]) |
-      (words[1] & R_CLAMP[1]) |
-      (words[2] & R_CLAMP[2]) |
-      (words[3] & R_CLAMP[3]);
-    const s = words[4] | words[5] | words[6] | words[7];
+      (this.k0 & R_CLAMP[0]) |
+      (this.k1 & R_CLAMP[1]) |
+      (this.k2 & R_CLAMP[2]) |
+      (this.k3 & R_CLAMP[3]);
+    const s = this.k4 | this.k5 | this.k6 | this.k7;
     if (r === 0 || s === 0) {
-      words.fill(0);
+      this.wipeKey();
       throw new KeyedError(
         "KEY_WEAK",
         "this Poly1305 key has an all-zero r or s half (after clamping): it would authenticate nothing.",
@@ -467,28 +484,50 @@ class Poly1305Kernel implements MacKernel {
   /** The key as bytes, for the TypeScript kernel and streams (the caller wipes them). */
   private keyBytes(): Uint8Array {
     const bytes = new Uint8Array(32);
-    for (let i = 0; i < 8; i++) writeLe32(bytes, 4 * i, this.key[i]);
+    writeLe32(bytes, 0, this.k0);
+    writeLe32(bytes, 4, this.k1);
+    writeLe32(bytes, 8, this.k2);
+    writeLe32(bytes, 12, this.k3);
+    writeLe32(bytes, 16, this.k4);
+    writeLe32(bytes, 20, this.k5);
+    writeLe32(bytes, 24, this.k6);
+    writeLe32(bytes, 28, this.k7);
     return bytes;
+  }
+
+  private wipeKey(): void {
+    this.k0 = this.k1 = this.k2 = this.k3 = this.k4 = this.k5 = this.k6 = this.k7 = 0;
   }
 
   compute(message: Bytes, out: Bytes): void {
     const wasm = loadPoly1305Wasm();
     if (wasm !== undefined && message.length <= wasm.capacity) {
-      wasm.tagWords(this.key, message, out);
+      wasm.tagKeyWords(
+        this.k0,
+        this.k1,
+        this.k2,
+        this.k3,
+        this.k4,
+        this.k5,
+        this.k6,
+        this.k7,
+        message,
+        out,
+      );
     } else {
       const key = this.keyBytes();
       tagInto(key, message, out);
       key.fill(0);
     }
     // The key's one use is over.
-    this.key.fill(0);
+    this.wipeKey();
   }
 
   start(): MacKernelState {
     const key = this.keyBytes();
     const state = new Poly1305State(key);
     key.fill(0);
-    this.key.fill(0);
+    this.wipeKey();
     this.stream = state;
     return {
       update: (chunk) => {
@@ -500,7 +539,7 @@ class Poly1305Kernel implements MacKernel {
   }
 
   wipe(): void {
-    this.key.fill(0);
+    this.wipeKey();
     this.stream?.wipe();
     this.stream = undefined;
   }
