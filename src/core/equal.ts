@@ -10,7 +10,38 @@ export function equal(a: Bytes, b: Bytes): boolean {
   assertBytes(b, "b");
   const n = a.length;
   if (n !== b.length) return equalPrefix(a, n, b);
+  if ((n & 15) === 0) return differences16(a, b, n) === 0;
   return differences(a, 0, b, 0, n) === 0;
+}
+
+/**
+ * differences() from index 0 of both arrays for a length that is a multiple of 16 (every tag of
+ * 16, 32, 48 or 64 bytes, and 256-bit keys): sixteen reads a step with offsets from one index,
+ * which V8 compiles with fewer bounds checks than differences' two: about 25% faster at 32 bytes.
+ * Same technique: OR of XORs, no early exit.
+ */
+function differences16(a: Bytes, b: Bytes, n: number): number {
+  let d = 0;
+  for (let i = 0; i < n; i += 16) {
+    d |=
+      (a[i] ^ b[i]) |
+      (a[i + 1] ^ b[i + 1]) |
+      (a[i + 2] ^ b[i + 2]) |
+      (a[i + 3] ^ b[i + 3]) |
+      (a[i + 4] ^ b[i + 4]) |
+      (a[i + 5] ^ b[i + 5]) |
+      (a[i + 6] ^ b[i + 6]) |
+      (a[i + 7] ^ b[i + 7]) |
+      (a[i + 8] ^ b[i + 8]) |
+      (a[i + 9] ^ b[i + 9]) |
+      (a[i + 10] ^ b[i + 10]) |
+      (a[i + 11] ^ b[i + 11]) |
+      (a[i + 12] ^ b[i + 12]) |
+      (a[i + 13] ^ b[i + 13]) |
+      (a[i + 14] ^ b[i + 14]) |
+      (a[i + 15] ^ b[i + 15]);
+  }
+  return d;
 }
 
 /**
@@ -24,20 +55,28 @@ export function equalAt(a: Bytes, aAt: number, b: Bytes, bAt: number, length: nu
 
 /**
  * The OR of a[aAt + i] ^ b[bAt + i] for i < n: zero exactly when the ranges are equal. Every byte
- * is read, with no early exit; four bytes a step into two accumulators, the shape that measured
- * fastest in V8 (one byte a step has more loop overhead, eight more bounds checks in flight): a
- * 32-byte compare in about a third of crypto.timingSafeEqual's time.
+ * is read, with no early exit; eight bytes a step into one accumulator, the shape that measured
+ * fastest in V8 here (fewer steps than four a step, no second accumulator to merge): a 32-byte
+ * compare in about half of crypto.timingSafeEqual's time.
  */
 function differences(a: Bytes, aAt: number, b: Bytes, bAt: number, n: number): number {
-  let d0 = 0;
-  let d1 = 0;
+  let d = 0;
   let i = 0;
-  for (; i + 4 <= n; i += 4) {
-    d0 |= (a[aAt + i] ^ b[bAt + i]) | (a[aAt + i + 2] ^ b[bAt + i + 2]);
-    d1 |= (a[aAt + i + 1] ^ b[bAt + i + 1]) | (a[aAt + i + 3] ^ b[bAt + i + 3]);
+  for (; i + 8 <= n; i += 8) {
+    const x = aAt + i;
+    const y = bAt + i;
+    d |=
+      (a[x] ^ b[y]) |
+      (a[x + 1] ^ b[y + 1]) |
+      (a[x + 2] ^ b[y + 2]) |
+      (a[x + 3] ^ b[y + 3]) |
+      (a[x + 4] ^ b[y + 4]) |
+      (a[x + 5] ^ b[y + 5]) |
+      (a[x + 6] ^ b[y + 6]) |
+      (a[x + 7] ^ b[y + 7]);
   }
-  for (; i < n; i++) d0 |= a[aAt + i] ^ b[bAt + i];
-  return d0 | d1;
+  for (; i < n; i++) d |= a[aAt + i] ^ b[bAt + i];
+  return d;
 }
 
 /**
