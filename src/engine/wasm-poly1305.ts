@@ -31,6 +31,12 @@ export interface Poly1305Exports extends KernelExports {
   finish(state: number): void;
   /** init, update over MSG[0..length), finish: the whole tag in one call. MSG is zeroed. */
   mac(state: number, length: number): void;
+  /** Where chacha_mac takes its ChaCha20 state (key at +16, 12-byte nonce at +52). */
+  CHACHA: WebAssembly.Global;
+  /** Where chacha_mac takes an XChaCha20 nonce (24 bytes). */
+  XNONCE: WebAssembly.Global;
+  /** The ChaCha20-Poly1305 MAC's tag over MSG[0..length) (RFC 8439 2.8) into OUT, in one call. */
+  chacha_mac(length: number, extended: number): void;
 }
 
 export type WasmPoly1305Kernels = WasmKernels<Poly1305Exports>;
@@ -54,6 +60,10 @@ export class Poly1305Wasm {
   private readonly out: number;
   readonly capacity: number;
   private view: Uint8Array;
+  /** Word offsets of chacha_mac's key, 12-byte nonce and 24-byte nonce. */
+  private readonly chachaKey: number;
+  private readonly chachaNonce: number;
+  private readonly xNonce: number;
 
   constructor(kernels: WasmPoly1305Kernels) {
     this.kernels = kernels;
@@ -63,6 +73,9 @@ export class Poly1305Wasm {
     this.out = kernels.out;
     this.capacity = kernels.msgCapacity;
     this.view = kernels.bytes();
+    this.chachaKey = (kernels.exports.CHACHA.value + 16) >> 2;
+    this.chachaNonce = (kernels.exports.CHACHA.value + 52) >> 2;
+    this.xNonce = kernels.exports.XNONCE.value >> 2;
   }
 
   memory(): Uint8Array {
@@ -149,6 +162,26 @@ export class Poly1305Wasm {
     words[at + 7] = k7;
     this.putMessage(message);
     this.exports.mac(state, message.length);
+    moveWordsOut(words, this.out, out, 0, 16);
+  }
+
+  /**
+   * The ChaCha20-Poly1305 MAC's tag (RFC 8439 2.8 with an empty plaintext, `message` as the
+   * associated data) in one call: the ChaCha20 key block, Poly1305 and the lengths all in the
+   * module. `key`: eight little-endian words; `nonce`: 12 bytes, or 24 for XChaCha20. `message` is
+   * at most the capacity. The module zeroes what it was given.
+   */
+  chachaMacTag(key: Int32Array, nonce: Uint8Array, message: Uint8Array, out: Uint8Array): void {
+    const words = this.kernels.words();
+    const at = this.chachaKey;
+    for (let i = 0; i < 8; i++) words[at + i] = key[i];
+    const extended = nonce.length === 24;
+    const to = extended ? this.xNonce : this.chachaNonce;
+    for (let i = 0, w = to; i < nonce.length; i += 4, w++) {
+      words[w] = nonce[i] | (nonce[i + 1] << 8) | (nonce[i + 2] << 16) | (nonce[i + 3] << 24);
+    }
+    this.putMessage(message);
+    this.exports.chacha_mac(message.length, extended ? 1 : 0);
     moveWordsOut(words, this.out, out, 0, 16);
   }
 

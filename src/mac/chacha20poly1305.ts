@@ -10,6 +10,7 @@ import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { nativeFamily } from "../engine/native-families.js";
+import { wasmFamily } from "../engine/wasm-families.js";
 import { Poly1305State, poly1305Aead } from "./poly1305.js";
 
 const TAG_LENGTH = 16;
@@ -79,6 +80,8 @@ function needNonce(nonce: Bytes | undefined): asserts nonce is Bytes {
 class ChaChaMacKernel implements MacKernel {
   readonly outputLength = TAG_LENGTH;
   private readonly key: Uint8Array;
+  /** The key as eight little-endian words, for the WebAssembly kernel's one-call tag. */
+  private readonly keyWords = new Int32Array(8);
   private readonly extended: boolean;
   /** Shared by every kernel: used within one call and wiped before it returns (see POLY_KEY). */
   private readonly stream = KEY_STREAM;
@@ -89,6 +92,10 @@ class ChaChaMacKernel implements MacKernel {
   constructor(key: Bytes, extended: boolean) {
     // Copies are new Uint8Arrays here: Buffer#slice gives a view, and this key is wiped.
     this.key = new Uint8Array(key);
+    for (let i = 0; i < 8; i++) {
+      const j = 4 * i;
+      this.keyWords[i] = key[j] | (key[j + 1] << 8) | (key[j + 2] << 16) | (key[j + 3] << 24);
+    }
     this.extended = extended;
   }
 
@@ -131,7 +138,13 @@ class ChaChaMacKernel implements MacKernel {
       }
       return;
     }
-    // One ChaCha20 and one Poly1305 key buffer per kernel, re-keyed per message: no allocation.
+    // The key block, Poly1305 and the lengths in one call into the WebAssembly module.
+    const wasm = wasmFamily("poly1305")?.loadPoly1305Wasm();
+    if (wasm !== undefined && message.length <= wasm.capacity) {
+      wasm.chachaMacTag(this.keyWords, nonce, message, out);
+      return;
+    }
+    // One ChaCha20 and one Poly1305 key buffer shared by every kernel: no allocation.
     const polyKey = this.derivePolyKey(nonce);
     aeadTag(polyKey, message, EMPTY, 0, out, 0);
     polyKey.fill(0);
@@ -152,6 +165,7 @@ class ChaChaMacKernel implements MacKernel {
 
   wipe(): void {
     this.key.fill(0);
+    this.keyWords.fill(0);
   }
 }
 

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
-import { createCipheriv, createDecipheriv } from "node:crypto";
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { describe, it } from "node:test";
-import { xchacha20poly1305 as nobleXChaCha } from "@noble/ciphers/chacha.js";
+import {
+  chacha20poly1305 as nobleChaCha,
+  xchacha20poly1305 as nobleXChaCha,
+} from "@noble/ciphers/chacha.js";
 import fc from "fast-check";
 import { chacha20, chacha20poly1305, hchacha20, xchacha20poly1305 } from "../../src/hazmat.js";
 import { KeyedError, mac } from "../../src/index.js";
@@ -210,6 +213,24 @@ describe("ChaCha20-Poly1305 against node:crypto and @noble/ciphers (property tes
       ),
       { numRuns: 1000 },
     );
+  });
+  it("both MACs equal @noble/ciphers' AEAD tag at every length to 300 B and around the module's input area", () => {
+    for (const [name, aead, nonceLength] of [
+      ["chacha20-poly1305", nobleChaCha, 12],
+      ["xchacha20-poly1305", nobleXChaCha, 24],
+    ] as const) {
+      const key = new Uint8Array(randomBytes(32));
+      const m = mac(name, key);
+      const lengths = [...Array.from({ length: 301 }, (_, n) => n), 16383, 65535, 65536, 65537];
+      for (const n of lengths) {
+        const message = new Uint8Array(randomBytes(n));
+        const tagged = m.tag(message);
+        const nonce = tagged.subarray(0, nonceLength);
+        const want = aead(key, nonce, message).encrypt(new Uint8Array(0));
+        assert.deepEqual(tagged.subarray(nonceLength), want, `${name}, ${n} B`);
+        assert.equal(m.verify(message, tagged), true, `${name}, ${n} B verifies`);
+      }
+    }
   });
   it("the xchacha20-poly1305 MAC equals the AEAD's tag over an empty plaintext", () => {
     const key = new Uint8Array(32).fill(5);

@@ -17,11 +17,12 @@ describe("PreparedKeyCache", () => {
   it("makes an entry once per id and serves it after", () => {
     const cache = new PreparedKeyCache<Prepared>(4);
     let made = 0;
-    const a = cache.get("a", () => (made++, new Prepared("a")));
-    assert.equal(
-      cache.get("a", () => (made++, new Prepared("a2"))),
-      a,
-    );
+    const make = (name: string) => () => {
+      made++;
+      return new Prepared(name);
+    };
+    const a = cache.get("a", make("a"));
+    assert.equal(cache.get("a", make("a2")), a);
     assert.equal(made, 1);
     assert.equal(cache.size, 1);
   });

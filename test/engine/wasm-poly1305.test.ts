@@ -337,6 +337,34 @@ describe("wasm Poly1305 leaves no key material in the module's memory", () => {
     assertAbsent({ ...keyNeedles(key), ...keyNeedles(wiped) });
     assertMsgZero();
   });
+  it("after the ChaCha20-Poly1305 MACs' one-call tags: key, nonce, one-time key, message", {
+    skip: noWasm,
+  }, () => {
+    for (const [name, nonceLength] of [
+      ["chacha20-poly1305", 12],
+      ["xchacha20-poly1305", 24],
+    ] as const) {
+      const key = bytes(32);
+      const message = bytes(300);
+      const m = mac(name, key);
+      const tagged = m.tag(message);
+      assert.equal(m.verify(message, tagged), true);
+      const nonce = tagged.subarray(0, nonceLength);
+      // The one-time key of a ChaCha20 nonce is block 0's first 32 bytes (RFC 8439 2.6).
+      const oneTime =
+        nonceLength === 12 ? chacha20(key, nonce, new Uint8Array(32)) : new Uint8Array(32);
+      assertAbsent({
+        [`${name} key, first half`]: key.subarray(0, 16),
+        [`${name} key, second half`]: key.subarray(16),
+        [`${name} nonce`]: nonce.subarray(0, 12),
+        [`${name} message`]: message.subarray(0, 32),
+        [`${name} tag`]: tagged.subarray(nonceLength),
+        ...(nonceLength === 12 ? keyNeedles(oneTime) : {}),
+      });
+      assertMsgZero();
+      m.destroy();
+    }
+  });
   it("after ChaCha20-Poly1305 seals: its one-time Poly1305 key", { skip: noWasm }, () => {
     const key = bytes(32);
     const nonce = bytes(12);

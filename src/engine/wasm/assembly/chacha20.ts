@@ -6,6 +6,8 @@
 // additions, XORs and fixed rotations (16 and 8 by byte swizzle, 12 and 7 by shifts), no branch
 // or index on key or data: constant time. INPUT and scratch are zeroed before each export returns.
 
+import { permuteRows, rot7, rot8, rot12, rot16 } from "./lib/chacha";
+
 // Memory map (bytes). The JavaScript side writes the 16-word input state (constants, key, block
 // counter, nonce; RFC 8439 2.3) to INPUT for each call. No key slots: a ChaCha20 key lives for
 // one message, and INPUT is wiped after every call.
@@ -16,22 +18,7 @@ export const MSG: usize = 2048; // data, XORed in place (see chacha20_xor for th
 export const MSG_CAPACITY: usize = 65536; // a multiple of 256
 export const SLOTS: usize = 67584;
 
-const ROT16: v128 = i8x16(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
-const ROT8: v128 = i8x16(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
 const LANES: v128 = i32x4(0, 1, 2, 3);
-
-@inline function rot16(x: v128): v128 {
-  return i8x16.swizzle(x, ROT16);
-}
-@inline function rot12(x: v128): v128 {
-  return v128.or(i32x4.shl(x, 12), i32x4.shr_u(x, 20));
-}
-@inline function rot8(x: v128): v128 {
-  return i8x16.swizzle(x, ROT8);
-}
-@inline function rot7(x: v128): v128 {
-  return v128.or(i32x4.shl(x, 7), i32x4.shr_u(x, 25));
-}
 
 /** Input word `i` in every lane. */
 @inline function word(i: usize): v128 {
@@ -91,29 +78,8 @@ function xor4(p: usize): void {
 }
 
 /** The 20 rounds on the block at INPUT, without the feed-forward, into BLOCK. */
-function permute(): void {
-  let a = v128.load(INPUT);
-  let b = v128.load(INPUT, 16);
-  let c = v128.load(INPUT, 32);
-  let d = v128.load(INPUT, 48);
-  for (let i = 0; i < 10; i++) {
-    // The four column quarter rounds at once, one per lane...
-    a = i32x4.add(a, b); d = rot16(v128.xor(d, a)); c = i32x4.add(c, d); b = rot12(v128.xor(b, c));
-    a = i32x4.add(a, b); d = rot8(v128.xor(d, a)); c = i32x4.add(c, d); b = rot7(v128.xor(b, c));
-    // ...then the diagonals: rows 1-3 rotated left by 1, 2, 3 lanes line them up as columns.
-    b = i32x4.shuffle(b, b, 1, 2, 3, 0);
-    c = i32x4.shuffle(c, c, 2, 3, 0, 1);
-    d = i32x4.shuffle(d, d, 3, 0, 1, 2);
-    a = i32x4.add(a, b); d = rot16(v128.xor(d, a)); c = i32x4.add(c, d); b = rot12(v128.xor(b, c));
-    a = i32x4.add(a, b); d = rot8(v128.xor(d, a)); c = i32x4.add(c, d); b = rot7(v128.xor(b, c));
-    b = i32x4.shuffle(b, b, 3, 0, 1, 2);
-    c = i32x4.shuffle(c, c, 2, 3, 0, 1);
-    d = i32x4.shuffle(d, d, 1, 2, 3, 0);
-  }
-  v128.store(BLOCK, a);
-  v128.store(BLOCK, b, 16);
-  v128.store(BLOCK, c, 32);
-  v128.store(BLOCK, d, 48);
+@inline function permute(): void {
+  permuteRows(INPUT, BLOCK);
 }
 
 /** XORs one keystream block (counter INPUT[12]) into the 64 bytes at p, or stores it there. */

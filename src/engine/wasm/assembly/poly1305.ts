@@ -18,6 +18,8 @@
 // message bytes (only on lengths). The final reduction h mod p and the tag h + s use masks and
 // carries.
 
+import { permuteRows } from "./lib/chacha";
+
 // Memory map (bytes). Key slots start at SLOTS and are managed by the JavaScript side.
 export const OUT: usize = 1024; // the tag
 const ZEROS: usize = 1088; // 64 bytes that stay zero
@@ -26,6 +28,12 @@ export const MSG: usize = 4096; // the message, up to MSG_CAPACITY bytes and 16 
 export const MSG_CAPACITY: usize = 65536;
 export const SLOTS: usize = 69632 + 64;
 export const STATE_SIZE: usize = 560;
+// The ChaCha20-Poly1305 MAC's input (chacha_mac): a ChaCha20 state of 16 words (RFC 8439 2.3) with
+// the key at +16 and a 12-byte nonce at +52, or an XChaCha20 nonce of 24 bytes at XNONCE; and the
+// permuted block. Zeroed before chacha_mac returns.
+export const CHACHA: usize = 2048;
+export const XNONCE: usize = 2112;
+const CHACHA_BLOCK: usize = 2176;
 
 // State area layout: the raw key r ‖ s at +0 until init, then:
 const PARTIAL: usize = 0; // bytes of an incomplete block (r's raw bytes cleared)
@@ -405,6 +413,53 @@ export function mac(st: usize, len: usize): void {
     end += 16 - fill;
   }
   absorb(st, MSG, end, fill != 0 ? 0 : HIBIT);
+  memory.fill(MSG, 0, end - MSG);
+  tag(st);
+}
+
+/**
+ * The ChaCha20-Poly1305 AEAD's tag over an empty plaintext with MSG[0..len) as associated data
+ * (RFC 8439 2.8), in one call: the one-time Poly1305 key is the first 32 bytes of ChaCha20 block 0
+ * under the key and nonce at CHACHA (2.6); `extended`: XChaCha20 (draft-irtf-cfrg-xchacha-03
+ * 2.3), the key at CHACHA and the 24-byte nonce at XNONCE, whose HChaCha20 subkey (2.2) and last
+ * 8 bytes take their place. Poly1305 runs over AD ‖ pad16 ‖ le64(len) ‖ le64(0), laid out in MSG
+ * (zero past the message at rest). The tag goes to OUT; MSG, the ChaCha20 state and block, and the
+ * state area are zeroed. Constant time as the rest: only lengths steer it.
+ */
+export function chacha_mac(len: usize, extended: bool): void {
+  // "expand 32-byte k" (2.3).
+  store<u32>(CHACHA, 0x61707865);
+  store<u32>(CHACHA, 0x3320646e, 4);
+  store<u32>(CHACHA, 0x79622d32, 8);
+  store<u32>(CHACHA, 0x6b206574, 12);
+  if (extended) {
+    // HChaCha20 over the key and nonce[0..16): the subkey is rows 0 and 3, no feed-forward.
+    v128.store(CHACHA, v128.load(XNONCE), 48);
+    permuteRows(CHACHA, CHACHA_BLOCK);
+    v128.store(CHACHA, v128.load(CHACHA_BLOCK), 16);
+    v128.store(CHACHA, v128.load(CHACHA_BLOCK, 48), 32);
+    // ChaCha20's nonce: four zero bytes ‖ nonce[16..24).
+    store<u32>(CHACHA, 0, 52);
+    store<u64>(CHACHA, load<u64>(XNONCE, 16), 56);
+  }
+  store<u32>(CHACHA, 0, 48); // block counter 0
+  permuteRows(CHACHA, CHACHA_BLOCK);
+  // r ‖ s: rows 0 and 1 of block 0 after the feed-forward.
+  const st = ONE_SHOT;
+  v128.store(st, i32x4.add(v128.load(CHACHA_BLOCK), v128.load(CHACHA)));
+  v128.store(st, i32x4.add(v128.load(CHACHA_BLOCK, 16), v128.load(CHACHA, 16)), 16);
+  for (let i: usize = 0; i < 64; i += 16) {
+    v128.store(CHACHA + i, i64x2.splat(0));
+    v128.store(CHACHA_BLOCK + i, i64x2.splat(0));
+  }
+  v128.store(XNONCE, i64x2.splat(0));
+  v128.store(XNONCE, i64x2.splat(0), 16);
+  init(st);
+  const padded = (len + 15) & ~15;
+  store<u64>(MSG + padded, <u64>len);
+  store<u64>(MSG + padded, 0, 8);
+  const end = MSG + padded + 16;
+  absorb(st, MSG, end, HIBIT);
   memory.fill(MSG, 0, end - MSG);
   tag(st);
 }
