@@ -46,10 +46,10 @@ function casesAt(rev: string, file: string): Case[] | undefined {
 }
 
 function ratio(c: Case): number | undefined {
-  const peer = bestPeer(c);
-  if (peer === undefined) return undefined;
   try {
-    return ours(c, PREPARED).nsPerOp / peer.nsPerOp;
+    const mine = ours(c, PREPARED);
+    const peer = bestPeer(c, mine);
+    return peer === undefined ? undefined : mine.nsPerOp / peer.nsPerOp;
   } catch {
     return undefined;
   }

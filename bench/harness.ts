@@ -31,6 +31,13 @@ interface ContenderBase {
    * that nonce, in place of the case's fixed reference.
    */
   expectedFor?: (output: Uint8Array) => Uint8Array;
+  /**
+   * "random": every call draws a fresh random nonce (keyed's safe GMAC and ChaCha20-Poly1305 MACs,
+   * and the peers' rows that do what their users must do to use those MACs safely). Such a row is
+   * compared only with rows that draw one too, and a row without it only with rows without it:
+   * like for like (see `comparablePeers`).
+   */
+  nonce?: "random";
 }
 
 /** One implementation under test. `fn` performs one operation and passes its result to `consume`. */
@@ -87,6 +94,8 @@ export interface Measurement {
   kind: Contender["kind"];
   /** Set when the contender asked for a ratio column (see `Contender.headline`). */
   headline?: boolean;
+  /** Set when every call drew a fresh random nonce (see `Contender.nonce`). */
+  nonce?: "random";
   /** Median over the rounds. */
   nsPerOp: number;
   /** Message bytes per second at the median, in MB/s (10^6 bytes). */
@@ -100,6 +109,26 @@ export interface Measurement {
 /** "keyed" and "keyed <variant>" are ours; every other contender is a peer. */
 export const isOurs = (m: { name: string }): boolean =>
   m.name === "keyed" || m.name.startsWith("keyed ");
+
+/**
+ * The peer rows a row of ours is measured against: those that draw a random nonce per call when
+ * it does, and those that do not when it does not (`Contender.nonce`).
+ */
+export function comparablePeers<R extends { name: string; nonce?: "random" }>(
+  results: readonly R[],
+  mine: { nonce?: "random" },
+): R[] {
+  return results.filter((r) => !isOurs(r) && r.nonce === mine.nonce);
+}
+
+/** The fastest of `comparablePeers`, or undefined when there is none. */
+export function fastestPeer<R extends { name: string; nonce?: "random"; nsPerOp: number }>(
+  results: readonly R[],
+  mine: { nonce?: "random" },
+): R | undefined {
+  const peers = comparablePeers(results, mine);
+  return peers.length === 0 ? undefined : peers.reduce((a, b) => (b.nsPerOp < a.nsPerOp ? b : a));
+}
 
 /** 16 B, 8 KiB, 1 MiB. */
 export function sizeLabel(bytes: number): string {
@@ -289,6 +318,7 @@ function* plan(c: BenchCase, options: TimingOptions): Generator<Batch, CaseResul
       name: k.name,
       kind: k.kind,
       ...(k.headline ? { headline: true } : {}),
+      ...(k.nonce ? { nonce: k.nonce } : {}),
       nsPerOp: median,
       mbPerS: (c.size * 1e3) / median,
       spread: (quantile(sorted, 0.75) - quantile(sorted, 0.25)) / median,

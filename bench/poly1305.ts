@@ -15,6 +15,7 @@ import {
 } from "@noble/ciphers/chacha.js";
 import { oneTimeAuth } from "@stablelib/poly1305";
 import sodium from "libsodium-wrappers-sumo";
+import type { MacKernel } from "../src/core/mac.js";
 import { chacha20poly1305, poly1305 } from "../src/hazmat.js";
 import { mac } from "../src/index.js";
 import { type BenchCase, checkContenders, consume, random, type Suite } from "./harness.js";
@@ -129,10 +130,22 @@ async function macCases(algorithm: "chacha20-poly1305" | "xchacha20-poly1305") {
   const out = new Uint8Array(prepared.tagLength);
   const nobleTag = (n: Uint8Array, msg: Uint8Array): Uint8Array =>
     (extended ? nobleXChaCha : nobleChaCha)(key, n, msg).encrypt(EMPTY);
-  const sodiumTag = (msg: Uint8Array): Uint8Array =>
+  // keyed's kernel under a fixed nonce: like for like with the peers' fixed-nonce rows.
+  const kernel = (prepared as unknown as { kernel: MacKernel }).kernel;
+  const kernelOut = new Uint8Array(16);
+  // The random-nonce peers' nonce, drawn per call (kept, so that the output can be checked).
+  const drawn = new Uint8Array(nonceLength);
+  const fresh = (): Uint8Array => globalThis.crypto.getRandomValues(drawn);
+  const sodiumTagUnder = (n: Uint8Array, msg: Uint8Array): Uint8Array =>
     extended
-      ? sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(EMPTY, msg, null, nonce, key)
-      : sodium.crypto_aead_chacha20poly1305_ietf_encrypt(EMPTY, msg, null, nonce, key);
+      ? sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(EMPTY, msg, null, n, key)
+      : sodium.crypto_aead_chacha20poly1305_ietf_encrypt(EMPTY, msg, null, n, key);
+  const nodeTag = (n: Uint8Array, msg: Uint8Array): Uint8Array => {
+    const cipher = createCipheriv("chacha20-poly1305", key, n, { authTagLength: 16 });
+    cipher.setAAD(msg, { plaintextLength: 0 });
+    cipher.final();
+    return cipher.getAuthTag();
+  };
   const built: BenchCase[] = [];
   for (const size of MAC_SIZES) {
     const msg = random(size);
@@ -147,30 +160,58 @@ async function macCases(algorithm: "chacha20-poly1305" | "xchacha20-poly1305") {
         {
           name: "keyed",
           kind: "prepared",
+          headline: true,
+          nonce: "random",
           fn: () => consume(prepared.tag(msg, out)),
           expectedFor,
         },
         {
           name: "keyed",
           kind: "one-shot",
+          nonce: "random",
           fn: () => consume(mac(algorithm, key).tag(msg)),
           expectedFor,
         },
+        {
+          name: "keyed kernel",
+          kind: "prepared",
+          headline: true,
+          fn: () => {
+            kernel.compute(msg, kernelOut, nonce);
+            consume(kernelOut);
+          },
+        },
         { name: "noble", kind: "one-shot", fn: () => consume(nobleTag(nonce, msg)) },
-        { name: "libsodium", kind: "one-shot", fn: () => consume(sodiumTag(msg)) },
+        { name: "libsodium", kind: "one-shot", fn: () => consume(sodiumTagUnder(nonce, msg)) },
+        // What a peer's user must do for a safe MAC: a fresh random nonce per tag, from the same
+        // source keyed draws from. Compared with keyed's safe rows, which do the same.
+        {
+          name: "noble random-nonce",
+          kind: "one-shot",
+          nonce: "random",
+          fn: () => consume(nobleTag(fresh(), msg)),
+          expectedFor: () => sodiumTagUnder(drawn, msg),
+        },
+        {
+          name: "libsodium random-nonce",
+          kind: "one-shot",
+          nonce: "random",
+          fn: () => consume(sodiumTagUnder(fresh(), msg)),
+          expectedFor: () => nobleTag(drawn, msg),
+        },
       ],
     };
     if (!extended) {
-      c.contenders.push({
-        name: "node:crypto",
-        kind: "one-shot",
-        fn: () => {
-          const cipher = createCipheriv("chacha20-poly1305", key, nonce, { authTagLength: 16 });
-          cipher.setAAD(msg, { plaintextLength: 0 });
-          cipher.final();
-          consume(cipher.getAuthTag());
+      c.contenders.push(
+        { name: "node:crypto", kind: "one-shot", fn: () => consume(nodeTag(nonce, msg)) },
+        {
+          name: "node:crypto random-nonce",
+          kind: "one-shot",
+          nonce: "random",
+          fn: () => consume(nodeTag(fresh(), msg)),
+          expectedFor: () => nobleTag(drawn, msg),
         },
-      });
+      );
     }
     checkContenders(c, nobleTag(nonce, msg), "noble");
     built.push(c);
@@ -199,7 +240,10 @@ export const poly1305Suite: Suite = {
     "message only. The 34-byte case is RFC 8439 2.5.2's message and key. libsodium is",
     "libsodium-wrappers-sumo `crypto_onetimeauth` (WebAssembly). The chacha20-poly1305 and",
     "xchacha20-poly1305 rows are the MACs: the AEAD tag over an empty plaintext with the message as",
-    "associated data (keyed draws a nonce per tag; the peers use a fixed one). The",
+    'associated data. "keyed prepared" and "keyed one-shot" draw a fresh nonce per tag and are',
+    'compared with the "random-nonce" peer rows, which draw one per tag from the same source',
+    '(`crypto.getRandomValues`); "keyed kernel prepared" is the same prepared kernel under a fixed',
+    "nonce, compared with the peers given a fixed one. The",
     "aead-chacha20-poly1305 rows seal without",
     "associated data: keyed is `chacha20poly1305(key, nonce).seal(pt)` from keyed/hazmat (on",
     "node:crypto from the chacha20-poly1305 crossover on; below it keyed's WebAssembly ChaCha20,",

@@ -23,7 +23,7 @@ import { gmacSuite } from "./gmac.js";
 import {
   type AllocationResult,
   type CaseResult,
-  isOurs,
+  fastestPeer,
   type Measurement,
   measureAllocation,
   runCaseAsync,
@@ -196,14 +196,12 @@ function timeTable(cases: CaseResult[]): string {
     (m) => `${column(m)} ÷ best peer (below 1: keyed faster)`,
   );
   const rows = cases.map((c) => {
-    const peers = c.results.filter((m) => !isOurs(m));
-    const best =
-      peers.length === 0 ? undefined : peers.reduce((a, b) => (b.nsPerOp < a.nsPerOp ? b : a));
-    const ratios = headlines(c).map((ours) =>
-      best === undefined
+    const ratios = headlines(c).map((ours) => {
+      const best = fastestPeer(c.results, ours);
+      return best === undefined
         ? "no peer"
-        : `${(ours.nsPerOp / best.nsPerOp).toFixed(2)} (${column(best)})`,
-    );
+        : `${(ours.nsPerOp / best.nsPerOp).toFixed(2)} (${column(best)})`;
+    });
     return [
       c.algorithm,
       sizeLabel(c.size),
@@ -400,6 +398,7 @@ function writeJson(suite: Suite, m: Machine, cases: CaseResult[], alloc: Allocat
         name: r.name,
         kind: r.kind,
         ...(r.headline ? { headline: true } : {}),
+        ...(r.nonce ? { nonce: r.nonce } : {}),
         nsPerOp: round(r.nsPerOp, 1),
         mbPerS: round(r.mbPerS, 2),
         spread: round(r.spread, 3),

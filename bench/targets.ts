@@ -6,12 +6,15 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { NATIVE_CROSSOVER, type NativeFamily } from "../src/engine/select.js";
 import type { OverviewCell } from "./chart.js";
-import { isOurs, sizeLabel } from "./harness.js";
+import { comparablePeers, sizeLabel } from "./harness.js";
 
 export interface Row {
   name: string;
   kind: string;
+  /** "random": every call drew a fresh random nonce (bench/harness.ts `Contender.nonce`). */
+  nonce?: "random";
   nsPerOp: number;
   mbPerS: number;
 }
@@ -45,9 +48,36 @@ export function ours(c: Case, names: string[]): Row {
   throw new Error(`${c.algorithm} ${c.size}: none of ${names.join(", ")}`);
 }
 
-export function bestPeer(c: Case, only?: string): Row | undefined {
-  const peers = c.results.filter((r) => !isOurs(r) && (only === undefined || r.name === only));
+/** The fastest peer row comparable with `mine` (same nonce regime), of library `only` if given. */
+export function bestPeer(c: Case, mine: Row, only?: string): Row | undefined {
+  const peers = comparablePeers(c.results, mine).filter(
+    (r) => only === undefined || r.name === only,
+  );
   return peers.length === 0 ? undefined : peers.reduce((a, b) => (b.nsPerOp < a.nsPerOp ? b : a));
+}
+
+/** The node:crypto family an algorithm's long inputs go to (engine/select.ts), if any. */
+function nativeFamilyOf(algorithm: string): NativeFamily | undefined {
+  if (algorithm === "hmac-sha1") return "hmac-sha1";
+  if (algorithm === "hmac-sha224" || algorithm === "hmac-sha256") return "hmac-sha256";
+  if (algorithm.startsWith("hmac-sha3-")) return "hmac-sha3";
+  if (algorithm.startsWith("hmac-sha")) return "hmac-sha512";
+  if (algorithm.startsWith("cmac-")) return "cmac";
+  if (algorithm.startsWith("gmac-")) return "gmac";
+  if (algorithm.endsWith("chacha20-poly1305")) return "chacha20-poly1305";
+  return undefined;
+}
+
+/**
+ * Issue 17's allowance: where keyed calls the same node:crypto function as the fastest peer (the
+ * size is past the family's crossover and that peer is node:crypto), keyed's wrapper may cost up
+ * to 5%: such a cell is a tie, not a loss.
+ */
+const NATIVE_TIE = 1.05;
+
+function onNativePath(c: Case, peer: Row): boolean {
+  const family = nativeFamilyOf(c.algorithm);
+  return family !== undefined && peer.name === "node:crypto" && c.size >= NATIVE_CROSSOVER[family];
 }
 
 export const PREPARED = ["keyed prepared", "keyed hazmat one-shot", "keyed one-shot"];
@@ -65,19 +95,49 @@ interface Target {
   peer?: string;
 }
 
+/**
+ * Issue 17's table first (its goals, its sizes), then the first wave's targets that still hold.
+ * Rows with a random nonce per tag (the safe GMAC and ChaCha20-Poly1305 MACs) are compared with
+ * peers that draw one too; keyed's kernels with a fixed nonce with peers given a fixed nonce.
+ */
 const TARGETS: Target[] = [
-  ...["hmac-sha256", "hmac-sha512", "hmac-sha1"].flatMap((a): Target[] => [
-    { what: `${a} prepared`, algorithm: a, size: 16, measure: "time", goal: 0.4 },
-    {
-      what: `${a} vs node:crypto throughput`,
-      algorithm: a,
-      size: 1 << 20,
-      measure: "rate",
-      goal: 0.95,
+  ...["hmac-sha256", "hmac-sha512", "hmac-sha1"].map(
+    (a): Target => ({ what: `${a} prepared`, algorithm: a, size: 16, measure: "time", goal: 0.4 }),
+  ),
+  // The crossover region (256 B - 4 KiB): at least as fast as createHmac at every measured size.
+  ...[256, 1024].map(
+    (size): Target => ({
+      what: "hmac-sha256 prepared vs createHmac",
+      algorithm: "hmac-sha256",
+      size,
+      measure: "time",
+      goal: 1,
       peer: "node:crypto",
-    },
-    // Batch tagging (issue 17 item 2): per message, against the best peer's single message.
-    ...[16, 64, 128, 256].map(
+    }),
+  ),
+  // One-time keys at full speed: a new `mac("poly1305", key)` per message.
+  ...[34, 1024].map(
+    (size): Target => ({
+      what: 'poly1305 `mac("poly1305", key).tag()`',
+      algorithm: "poly1305",
+      size,
+      rows: ["keyed one-shot"],
+      measure: "time",
+      goal: 0.8,
+    }),
+  ),
+  { what: "blake3 throughput", algorithm: "blake3", size: 1 << 20, measure: "rate", goal: 1.7 },
+  {
+    what: "equal vs crypto.timingSafeEqual",
+    algorithm: "equal",
+    size: 32,
+    rows: ["keyed one-shot"],
+    measure: "time",
+    goal: 0.5,
+  },
+  // Batch tagging (issue 17 item 2): per message, against the best peer's single message.
+  ...["hmac-sha256", "hmac-sha512", "hmac-sha1"].flatMap((a): Target[] =>
+    [16, 64, 128, 256].map(
       (size): Target => ({
         what: `${a} tagMany, per message`,
         algorithm: a,
@@ -87,7 +147,18 @@ const TARGETS: Target[] = [
         goal: 0.25,
       }),
     ),
-  ]),
+  ),
+  // The first wave's targets.
+  ...["hmac-sha256", "hmac-sha512", "hmac-sha1"].map(
+    (a): Target => ({
+      what: `${a} vs node:crypto throughput`,
+      algorithm: a,
+      size: 1 << 20,
+      measure: "rate",
+      goal: 0.95,
+      peer: "node:crypto",
+    }),
+  ),
   ...[34, 1024].map(
     (size): Target => ({
       what: "poly1305 `poly1305()` (hazmat)",
@@ -109,27 +180,34 @@ const TARGETS: Target[] = [
   },
   { what: "cmac-aes128 prepared", algorithm: "cmac-aes128", size: 16, measure: "time", goal: 1 },
   { what: "cmac-aes128 prepared", algorithm: "cmac-aes128", size: 128, measure: "time", goal: 0.6 },
-  ...["cmac-aes128", "gmac-aes128"].map(
-    (a): Target => ({
-      what: `${a} vs node:crypto throughput`,
-      algorithm: a,
-      size: 8192,
-      measure: "rate",
-      goal: 0.95,
-      peer: "node:crypto",
-    }),
-  ),
   {
-    what: "gmac-aes128 (safe, random nonce)",
+    what: "cmac-aes128 vs node:crypto throughput",
+    algorithm: "cmac-aes128",
+    size: 8192,
+    measure: "rate",
+    goal: 0.95,
+    peer: "node:crypto",
+  },
+  {
+    what: "gmac-aes128 kernel vs node:crypto throughput (fixed nonce)",
+    algorithm: "gmac-aes128",
+    size: 8192,
+    rows: ["keyed kernel prepared"],
+    measure: "rate",
+    goal: 0.95,
+    peer: "node:crypto",
+  },
+  {
+    what: "gmac-aes128 kernel (fixed nonce)",
     algorithm: "gmac-aes128",
     size: 16,
+    rows: ["keyed kernel prepared"],
     measure: "time",
     goal: 0.3,
   },
   { what: "kmac128 prepared", algorithm: "kmac128", size: 16, measure: "time", goal: 0.3 },
   { what: "kmac128 throughput", algorithm: "kmac128", size: 8192, measure: "rate", goal: 3 },
   { what: "blake3 prepared", algorithm: "blake3", size: 16, measure: "time", goal: 0.6 },
-  { what: "blake3 throughput", algorithm: "blake3", size: 1 << 20, measure: "rate", goal: 1.7 },
   { what: "siphash-2-4 prepared", algorithm: "siphash-2-4", size: 16, measure: "time", goal: 0.6 },
   {
     what: "siphash-2-4 throughput",
@@ -137,14 +215,6 @@ const TARGETS: Target[] = [
     size: 1024,
     measure: "rate",
     goal: 1,
-  },
-  {
-    what: "equal vs crypto.timingSafeEqual",
-    algorithm: "equal",
-    size: 32,
-    rows: ["keyed one-shot"],
-    measure: "time",
-    goal: 0.4,
   },
 ];
 
@@ -170,7 +240,7 @@ export function targetsSection(resultsDir: string): string {
     const goal = `${t.measure === "time" ? "≤" : "≥"} ${t.goal}${t.measure === "rate" ? "×" : ""}`;
     if (c === undefined) return [t.what, sizeLabel(t.size), goal, "not measured", "—"];
     const mine = ours(c, t.rows ?? PREPARED);
-    const peer = bestPeer(c, t.peer);
+    const peer = bestPeer(c, mine, t.peer);
     if (peer === undefined) return [t.what, sizeLabel(t.size), goal, "no peer", "—"];
     const value = t.measure === "time" ? mine.nsPerOp / peer.nsPerOp : mine.mbPerS / peer.mbPerS;
     const met = t.measure === "time" ? value <= t.goal : value >= t.goal;
@@ -184,22 +254,31 @@ export function targetsSection(resultsDir: string): string {
     ];
   });
 
-  // Every algorithm at every size: keyed's prepared row (or its fast one-shot) against the best peer.
+  // Every algorithm at every size: keyed's prepared row (or its fast one-shot) against the best
+  // comparable peer; a cell over 1.00 on node:crypto's own path within 5% is a tie.
   const over: string[] = [];
+  const ties: string[] = [];
   let measured = 0;
   for (const c of cases) {
-    const peer = bestPeer(c);
+    const mine = ours(c, PREPARED);
+    const peer = bestPeer(c, mine);
     if (peer === undefined) continue;
     measured++;
-    const ratio = ours(c, PREPARED).nsPerOp / peer.nsPerOp;
+    const ratio = mine.nsPerOp / peer.nsPerOp;
+    const cell = `${c.algorithm} ${sizeLabel(c.size)}: ${fmt(ratio)} (${peer.name} ${peer.kind})`;
     // Two decimals, as printed: 1.004 is a tie within what one run resolves.
-    if (ratio >= 1.005)
-      over.push(`${c.algorithm} ${sizeLabel(c.size)}: ${fmt(ratio)} (${peer.name} ${peer.kind})`);
+    if (ratio < 1.005) continue;
+    if (onNativePath(c, peer) && ratio <= NATIVE_TIE) ties.push(cell);
+    else over.push(cell);
   }
   const everywhere =
-    `**Every algorithm, every size (≤ 1.0):** ${measured - over.length} of ${measured} cells met ` +
-    "(keyed's prepared row, or its one-shot where keys are one-time, against the fastest peer row)." +
-    (over.length > 0 ? ` Over 1.00: ${over.join("; ")}.` : "");
+    `**Every algorithm, every size (≤ 1.0):** ${measured - over.length - ties.length} of ${measured} ` +
+    "cells met (keyed's prepared row, or its one-shot where keys are one-time, against the fastest " +
+    "comparable peer row: random-nonce rows against random-nonce rows)" +
+    (ties.length > 0
+      ? `; ${ties.length} ties on node:crypto's own path, within 5%: ${ties.join("; ")}`
+      : "") +
+    (over.length > 0 ? `. **Over:** ${over.join("; ")}.` : ". None over.");
   return `${table(["target", "size", "goal", "this run", "verdict"], rows)}\n\n${everywhere}`;
 }
 
@@ -207,9 +286,10 @@ export function targetsSection(resultsDir: string): string {
 export function overviewCells(resultsDir: string): OverviewCell[] {
   const cells: OverviewCell[] = [];
   for (const c of loadCases(resultsDir)) {
-    const peer = bestPeer(c);
+    const mine = ours(c, PREPARED);
+    const peer = bestPeer(c, mine);
     if (peer === undefined) continue;
-    const ratio = ours(c, PREPARED).nsPerOp / peer.nsPerOp;
+    const ratio = mine.nsPerOp / peer.nsPerOp;
     cells.push({ algorithm: c.algorithm, size: c.size, ratio, peer: `${peer.name} ${peer.kind}` });
   }
   return cells;
