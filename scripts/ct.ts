@@ -217,7 +217,79 @@ const kernelTargets: Target<unknown>[] = [
     (m) => m,
     (m) => poly1305(polyKey, m),
   ),
+  // The safe one-time key (eight int32 fields, one call): a new Mac per message.
+  fixedVsRandom(
+    'Poly1305 mac("poly1305", key) (64 B): key',
+    32,
+    8,
+    (k) => k,
+    (k) => mac("poly1305", k).tag(polyMessage, out16),
+  ),
+  // The ChaCha20-Poly1305 MACs in one call (chacha_mac: the key block or HChaCha20, Poly1305 and
+  // the lengths), under a fixed nonce: the key, then the message.
+  ...chachaMacTargets("chacha20-poly1305", "ChaCha20-Poly1305 MAC", 12),
+  ...chachaMacTargets("xchacha20-poly1305", "XChaCha20-Poly1305 MAC", 24),
 ];
+
+/** A MAC's kernel, to time it under a nonce of the test's choosing. */
+function kernelOf(m: unknown): { compute(message: Bytes, out: Bytes, nonce?: Bytes): void } {
+  return (m as { kernel: { compute(message: Bytes, out: Bytes, nonce?: Bytes): void } }).kernel;
+}
+
+function chachaMacTargets(name: MacName, label: string, nonceLength: number): Target<unknown>[] {
+  const nonce = randomBytes(nonceLength);
+  const prepared = kernelOf(mac(name, randomBytes(32)));
+  return [
+    fixedVsRandom(
+      `${label} (64 B, one call): key`,
+      32,
+      8,
+      (k) => kernelOf(mac(name, k)),
+      (kernel) => kernel.compute(message64, out16, nonce),
+    ),
+    fixedVsRandom(
+      `${label} (64 B, one call): message`,
+      64,
+      8,
+      (m) => m,
+      (m) => prepared.compute(m, out16, nonce),
+    ),
+  ];
+}
+
+/**
+ * HMAC's outer hash alone (hmac_outer), which finishes a tag past the node:crypto crossover over
+ * the inner digest node:crypto computed: the key's outer state, then the inner digest.
+ */
+function hmacOuterTargets(name: MacName, label: string, digestLength: number): Target<unknown>[] {
+  type Outer = { outer(innerDigest: Bytes, out: Bytes): void };
+  const coreOf = (m: unknown): Outer => (m as { kernel: { core: Outer } }).kernel.core;
+  const digest = randomBytes(digestLength);
+  const out = new Uint8Array(64);
+  const prepared = mac(name, randomBytes(32));
+  prepared.tag(message64);
+  const core = coreOf(prepared);
+  return [
+    fixedVsRandom(
+      `${label} outer hash (hmac_outer): key`,
+      32,
+      4,
+      (k) => {
+        const m = mac(name, k);
+        m.tag(message64);
+        return coreOf(m);
+      },
+      (c) => c.outer(digest, out),
+    ),
+    fixedVsRandom(
+      `${label} outer hash (hmac_outer): inner digest`,
+      digestLength,
+      8,
+      (d) => d,
+      (d) => core.outer(d, out),
+    ),
+  ];
+}
 
 /**
  * The WebAssembly kernels that hold a key besides AES, GHASH and Poly1305 (above): for each, the
@@ -321,6 +393,9 @@ const wasmKernelTargets: Target<unknown>[] = [
   ...keyedKernelTargets("hmac-sha256", "HMAC-SHA256", 32),
   ...keyedKernelTargets("hmac-sha1", "HMAC-SHA1", 32),
   ...keyedKernelTargets("hmac-sha512", "HMAC-SHA512", 32),
+  ...hmacOuterTargets("hmac-sha256", "HMAC-SHA256", 32),
+  ...hmacOuterTargets("hmac-sha1", "HMAC-SHA1", 20),
+  ...hmacOuterTargets("hmac-sha512", "HMAC-SHA512", 64),
   ...keyedKernelTargets("kmac128", "KMAC128", 32),
   ...keyedKernelTargets("blake3", "BLAKE3 keyed", 32),
   ...treeTargets(),

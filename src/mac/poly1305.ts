@@ -441,7 +441,9 @@ const R_CLAMP = [0x0fffffff, 0x0ffffffc, 0x0ffffffc, 0x0ffffffc];
  * The safe-API kernel: one message per key, enforced by the Mac contract (`oneTime`). A key object
  * per message is Poly1305's normal use, so the key is held as eight 32-bit fields (r ‖ s,
  * little-endian words): no typed array to allocate per key, and eight word stores into the
- * WebAssembly kernel's state area.
+ * WebAssembly kernel's state area. Where V8's small integers are 31 bits (pointer compression:
+ * browsers), the first word past 2^30 moves the fields to boxed doubles once per process; from then
+ * on every key is stored the same way whatever its value (`npm run ct` times it on Node).
  */
 class Poly1305Kernel implements MacKernel {
   readonly outputLength = 16;
