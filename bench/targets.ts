@@ -77,7 +77,11 @@ const NATIVE_TIE = 1.05;
 
 function onNativePath(c: Case, peer: Row): boolean {
   const family = nativeFamilyOf(c.algorithm);
-  return family !== undefined && peer.name === "node:crypto" && c.size >= NATIVE_CROSSOVER[family];
+  return (
+    family !== undefined &&
+    peer.name.startsWith("node:crypto") &&
+    c.size >= NATIVE_CROSSOVER[family]
+  );
 }
 
 export const PREPARED = ["keyed prepared", "keyed hazmat one-shot", "keyed one-shot"];
