@@ -1142,19 +1142,28 @@ function putDigest(kind: i32, to: usize, length: usize): void {
 }
 
 function hmac(kind: i32, slot: usize, len: usize, digestLen: usize): void {
-  const blockLen: usize = kind == 5 ? 128 : 64;
   const stateLen: usize = kind == 5 ? 64 : 32;
   // Inner hash: from the prepared inner state (one block of K ⊕ ipad already absorbed).
   copyWords(STATE, slot, stateLen);
   absorbPadded(kind, MSG, len);
   // Outer hash over the inner digest: one block, built in BLOCK (zero at rest).
   putDigest(kind, BLOCK, digestLen);
+  outerHash(kind, slot, digestLen);
+}
+
+/**
+ * The outer hash, H(K ⊕ opad ‖ inner): BLOCK[0..digestLen) holds the inner digest; it is padded
+ * there (5.1) and compressed from the slot's outer chaining value, and the tag goes to OUT.
+ * STATE and BLOCK are zeroed: nothing key-derived stays behind.
+ */
+function outerHash(kind: i32, slot: usize, digestLen: usize): void {
+  const blockLen: usize = kind == 5 ? 128 : 64;
+  const stateLen: usize = kind == 5 ? 64 : 32;
   store<u8>(BLOCK + digestLen, 0x80);
   store<u64>(BLOCK + blockLen - 8, bswap<u64>((<u64>(blockLen + digestLen)) << 3));
   copyWords(STATE, slot + stateLen, stateLen);
   compressWith(kind, BLOCK);
   putDigest(kind, OUT, digestLen);
-  // Scratch: nothing key-derived stays behind.
   zeroWords(STATE, stateLen);
   zeroWords(BLOCK, blockLen);
 }
@@ -1184,19 +1193,11 @@ export function hmac_key(slot: usize, kind: i32): void {
  * MSG's digest, STATE and BLOCK are zeroed.
  */
 export function hmac_outer(slot: usize, kind: i32, digestLen: usize): void {
-  const blockLen: usize = kind == 5 ? 128 : 64;
-  const stateLen: usize = kind == 5 ? 64 : 32;
   // The digest is big-endian bytes already: it goes into BLOCK as it is (every digest length here
   // is a multiple of 4).
   for (let i: usize = 0; i < digestLen; i += 4) store<u32>(BLOCK + i, load<u32>(MSG + i));
-  store<u8>(BLOCK + digestLen, 0x80);
-  store<u64>(BLOCK + blockLen - 8, bswap<u64>((<u64>(blockLen + digestLen)) << 3));
-  copyWords(STATE, slot + stateLen, stateLen);
-  compressWith(kind, BLOCK);
-  putDigest(kind, OUT, digestLen);
-  zeroWords(STATE, stateLen);
-  zeroWords(BLOCK, blockLen);
   zeroWords(MSG, 64);
+  outerHash(kind, slot, digestLen);
 }
 
 /** HMAC-SHA-1 of MSG[0..len) under the key slot; the 20-byte tag goes to OUT. */
