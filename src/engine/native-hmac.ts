@@ -18,8 +18,8 @@ export interface NativeHmacSource {
     readonly blockLength: number;
     readonly outputLength: number;
   };
-  /** K⊕ipad, and K⊕opad with room for the inner digest after it (RFC 2104 section 2). */
-  pads(): { readonly inner: Uint8Array; readonly outer: Uint8Array };
+  /** K⊕ipad (RFC 2104 section 2). */
+  pads(): { readonly inner: Uint8Array };
   wipe(): void;
 }
 
@@ -29,10 +29,13 @@ const ONE_SHOT_HASH_LIMIT = 65536;
 let scratch = new Uint8Array(0);
 
 /**
- * The outer hash of HMAC alone, H(K⊕opad ‖ innerDigest), on keyed's own kernel from the key's
- * prepared outer state: one compression, where node:crypto's one-shot hash would cost a call.
+ * Where the outer hash of HMAC alone, H(K⊕opad ‖ innerDigest), runs: keyed's own kernel of the
+ * key (mac/hmac.ts's HmacCore), from its prepared outer state — one compression, where
+ * node:crypto's one-shot hash would cost a call.
  */
-export type HmacOuter = (innerDigest: Bytes, out: Bytes) => void;
+export interface HmacOuter {
+  outer(innerDigest: Bytes, out: Bytes): void;
+}
 
 export class NativeHmac {
   private readonly key: NativeHmacSource;
@@ -125,7 +128,7 @@ export class NativeHmac {
     const hashOnce = (nativeCrypto as Required<NativeCrypto>).hash;
     const inner = hashOnce(this.name, scratch.subarray(0, used), "buffer");
     scratch.fill(0, 0, used);
-    this.outer(inner, out);
+    this.outer.outer(inner, out);
     inner.fill(0);
   }
 

@@ -206,10 +206,8 @@ export class WasmHmacKey {
   outer(innerDigest: Uint8Array, out: Uint8Array): void {
     const slot = this.acquire(false);
     const kernels = this.wasm.kernels;
-    const memory = kernels.bytes();
-    const msg = kernels.msg;
     const length = this.digestLength;
-    for (let i = 0; i < length; i++) memory[msg + i] = innerDigest[i];
+    copyIn(kernels.bytes(), kernels.msg, innerDigest, 0, length);
     this.wasm.exports.hmac_outer(slot, KIND[this.compression], length);
     moveWordsOut(kernels.words(), kernels.out, out, 0, length);
     if (slot === this.wasm.scratch) this.clearScratch();

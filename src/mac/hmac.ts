@@ -37,7 +37,7 @@ const OPAD = 0x5c;
 
 /**
  * What every backend derives its state from, made on first need: the key until the pad blocks
- * exist, K⊕ipad and K⊕opad (node:crypto's one-shot hashes start from them), and the hash states
+ * exist, K⊕ipad and K⊕opad (node:crypto's one-shot inner hash starts from K⊕ipad), and the hash states
  * after them (the TypeScript kernel's, and the chaining values the WebAssembly slots hold). A
  * one-shot tag on node:crypto makes none of it.
  */
@@ -58,19 +58,18 @@ class HmacKey implements HmacPadSource, NativeHmacSource, WasmHmacSource {
   }
 
   /**
-   * K⊕ipad, K⊕opad (with room for the inner digest after it) and the inner digest's buffer, in
-   * one backing store: typed arrays over 64 bytes live off the V8 heap, and each costs about as
+   * K⊕ipad, K⊕opad and the inner digest's buffer, in one backing store: typed arrays over 64 bytes live off the V8 heap, and each costs about as
    * much to allocate as a short tag takes to compute. The key copy is wiped once they exist.
    */
   pads(): PaddedKey {
     if (this.padded === undefined) {
       const blockLength = this.hash.blockLength;
       const digestLength = this.hash.outputLength;
-      const bytes = new Uint8Array(2 * blockLength + 2 * digestLength);
+      const bytes = new Uint8Array(2 * blockLength + digestLength);
       const both = bytes.subarray(0, 2 * blockLength);
       const inner = bytes.subarray(0, blockLength);
-      const outer = bytes.subarray(blockLength, 2 * blockLength + digestLength);
-      const innerDigest = bytes.subarray(2 * blockLength + digestLength);
+      const outer = bytes.subarray(blockLength, 2 * blockLength);
+      const innerDigest = bytes.subarray(2 * blockLength);
       // RFC 2104 section 2: keys longer than the block are hashed first (here into innerDigest,
       // wiped below); shorter ones are padded with zeros.
       const key = this.key as Uint8Array;
@@ -98,7 +97,7 @@ class HmacKey implements HmacPadSource, NativeHmacSource, WasmHmacSource {
       const { hash } = this;
       const padBlocks = this.pads();
       const inner = hash.create().update(padBlocks.inner);
-      const outer = hash.create().update(padBlocks.outer.subarray(0, hash.blockLength));
+      const outer = hash.create().update(padBlocks.outer);
       const work = hash.create();
       // The shared message schedule last held the padded key: clear it.
       work.wipe();
@@ -124,18 +123,20 @@ class HmacKey implements HmacPadSource, NativeHmacSource, WasmHmacSource {
     tag.fill(0);
   }
 
-  /** The outer hash alone over an inner digest computed elsewhere (node:crypto's, NativeHmac). */
+  /**
+   * The outer hash, H(K⊕opad ‖ innerDigest), from the prepared outer state (in the shared work
+   * state): for finishInto, and for an inner digest node:crypto computed (NativeHmac).
+   */
   outerJs(innerDigest: Bytes, out: Bytes): void {
     const states = this.states();
     states.outer.copyTo(states.work).update(innerDigest).digestInto(out);
-    states.work.wipe();
   }
 
   /** Completes the inner hash held in `work` and runs the outer one into `out`. */
   finishInto(work: HashState, out: Bytes): void {
     const innerDigest = this.pads().innerDigest;
     work.digestInto(innerDigest);
-    this.states().outer.copyTo(work).update(innerDigest).digestInto(out);
+    this.outerJs(innerDigest, out);
     innerDigest.fill(0);
   }
 
@@ -172,10 +173,7 @@ class HmacKey implements HmacPadSource, NativeHmacSource, WasmHmacSource {
 redactKeyMaterial(HmacKey);
 
 interface PaddedKey {
-  /**
-   * K⊕ipad, and K⊕opad with room for the inner digest after it: the two inputs of NativeHmac's
-   * hashes, kept whole so that no subarray is made per call for them.
-   */
+  /** K⊕ipad (the start of NativeHmac's one-shot inner hash) and K⊕opad. */
   inner: Uint8Array;
   outer: Uint8Array;
   /** K⊕ipad ‖ K⊕opad, for a WebAssembly key slot's set-up. */
@@ -261,10 +259,7 @@ export class HmacKernel implements MacKernel {
     // Nothing is derived yet: a one-shot `mac(…).tag(…)` on node:crypto never needs it.
     this.material = new HmacKey(hash, key);
     this.core = wasmFamily("hmac")?.WasmHmacCore.for(this.material) ?? new JsHmac(this.material);
-    const core = this.core;
-    this.native = nativeFamily("hmac")?.for(this.material, key, (inner, out) =>
-      core.outer(inner, out),
-    );
+    this.native = nativeFamily("hmac")?.for(this.material, key, this.core);
   }
 
   compute(message: Bytes, out: Bytes): void {
