@@ -4,7 +4,7 @@
  * kernels give the same bytes: the WebAssembly one (src/engine/wasm/assembly/chacha20.ts, SIMD,
  * four blocks at a time) wherever it loads, and this module's JavaScript one.
  */
-import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
+import { assertBytes, assertInteger, type Bytes, readWordLE as le32 } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { FORCED_BACKEND } from "../engine/native.js";
@@ -16,10 +16,6 @@ const SIGMA0 = 0x61707865;
 const SIGMA1 = 0x3320646e;
 const SIGMA2 = 0x79622d32;
 const SIGMA3 = 0x6b206574;
-
-function le32(b: Uint8Array, o: number): number {
-  return b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24);
-}
 
 const rotl = (x: number, n: number) => (x << n) | (x >>> (32 - n));
 

@@ -72,6 +72,27 @@ export function assertString(value: unknown, name: string): asserts value is str
   }
 }
 
+/**
+ * The little-endian 32-bit word at bytes[offset .. offset + 4), as an int32 (its bit pattern:
+ * `>>> 0` reads it unsigned). The word order of ChaCha20, Poly1305, SipHash and BLAKE3.
+ */
+export function readWordLE(bytes: Uint8Array, offset: number): number {
+  return (
+    bytes[offset] | (bytes[offset + 1] << 8) | (bytes[offset + 2] << 16) | (bytes[offset + 3] << 24)
+  );
+}
+
+/** words[at .. at + count) = the little-endian words of bytes[from .. from + 4·count). */
+export function readWordsLE(
+  bytes: Uint8Array,
+  from: number,
+  words: Int32Array,
+  at: number,
+  count: number,
+): void {
+  for (let i = 0; i < count; i++) words[at + i] = readWordLE(bytes, from + 4 * i);
+}
+
 /** Overwrites the bytes with zeros. */
 export function wipe(...arrays: (Uint8Array | Int32Array | Uint32Array)[]): void {
   for (const a of arrays) a.fill(0);

@@ -4,6 +4,7 @@
  * area is either a key slot (a stream that spans calls) or ONE_SHOT (a computation that starts
  * and finishes within one call from JavaScript).
  */
+import { readWordsLE } from "../core/bytes.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 as POLY1305_WASM } from "./wasm/generated/poly1305.js";
 import {
@@ -177,9 +178,7 @@ export class Poly1305Wasm {
     for (let i = 0; i < 8; i++) words[at + i] = key[i];
     const extended = nonce.length === 24;
     const to = extended ? this.xNonce : this.chachaNonce;
-    for (let i = 0, w = to; i < nonce.length; i += 4, w++) {
-      words[w] = nonce[i] | (nonce[i + 1] << 8) | (nonce[i + 2] << 16) | (nonce[i + 3] << 24);
-    }
+    readWordsLE(nonce, 0, words, to, nonce.length >> 2);
     this.putMessage(message);
     this.exports.chacha_mac(message.length, extended ? 1 : 0);
     moveWordsOut(words, this.out, out, 0, 16);
@@ -224,9 +223,7 @@ export class Poly1305Wasm {
       // One call: init, update and finish. The key goes in as eight words assembled from its
       // bytes (8 stores, not 32), and the tag comes out as four words, zeroed as they are read.
       const words = this.kernels.words();
-      for (let i = 0, w = state >> 2; i < 32; i += 4, w++) {
-        words[w] = key[i] | (key[i + 1] << 8) | (key[i + 2] << 16) | (key[i + 3] << 24);
-      }
+      readWordsLE(key, 0, words, state >> 2, 8);
       this.putMessage(message);
       this.exports.mac(state, length);
       moveWordsOut(words, this.out, out, 0, 16);

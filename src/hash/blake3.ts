@@ -9,7 +9,7 @@
  * derive_key run on the WebAssembly kernel (src/engine/wasm-blake3.ts) wherever it loads.
  */
 
-import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
+import { assertBytes, assertInteger, type Bytes, readWordsLE } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { checkOptions } from "../core/options.js";
 import { redactKeyMaterial } from "../core/redact.js";
@@ -387,10 +387,7 @@ redactKeyMaterial(Blake3);
 /** The 8 little-endian words of a 32-byte key. */
 export function keyWords(key: Uint8Array): Int32Array {
   const words = new Int32Array(8);
-  for (let i = 0; i < 8; i++) {
-    const o = 4 * i;
-    words[i] = key[o] | (key[o + 1] << 8) | (key[o + 2] << 16) | (key[o + 3] << 24);
-  }
+  readWordsLE(key, 0, words, 0, 8);
   return words;
 }
 

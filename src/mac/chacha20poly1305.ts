@@ -5,7 +5,7 @@
  * lives here too, below the AEAD (aead/chacha20poly1305.ts), which builds on it.
  */
 import { ChaCha20, xchachaKeyInto } from "../cipher/chacha20.js";
-import type { Bytes } from "../core/bytes.js";
+import { type Bytes, readWordsLE } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
@@ -92,10 +92,7 @@ class ChaChaMacKernel implements MacKernel {
   constructor(key: Bytes, extended: boolean) {
     // Copies are new Uint8Arrays here: Buffer#slice gives a view, and this key is wiped.
     this.key = new Uint8Array(key);
-    for (let i = 0; i < 8; i++) {
-      const j = 4 * i;
-      this.keyWords[i] = key[j] | (key[j + 1] << 8) | (key[j + 2] << 16) | (key[j + 3] << 24);
-    }
+    readWordsLE(key, 0, this.keyWords, 0, 8);
     this.extended = extended;
   }
 

@@ -13,7 +13,7 @@
  * 2^132 ≡ 20 (mod 2^130 - 5) folds the high columns back. No BigInt (not constant time), no
  * branch or index on secret data; the final reduction selects with a mask.
  */
-import { assertBytes, type Bytes } from "../core/bytes.js";
+import { assertBytes, type Bytes, readWordLE as le32 } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
@@ -26,10 +26,6 @@ const loadPoly1305Wasm = (): Poly1305Wasm | undefined => wasmFamily("poly1305")?
 const LIMB = 4194304; // 2^22
 const INV_LIMB = 1 / LIMB; // exact: a power of two
 const MASK22 = 0x3fffff;
-
-function le32(b: Uint8Array, o: number): number {
-  return (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
-}
 
 /** One Poly1305 computation on one backend. */
 interface Poly1305Core {
@@ -459,14 +455,14 @@ class Poly1305Kernel implements MacKernel {
   private stream: Poly1305State | undefined = undefined;
 
   constructor(key: Bytes) {
-    this.k0 = le32(key, 0) | 0;
-    this.k1 = le32(key, 4) | 0;
-    this.k2 = le32(key, 8) | 0;
-    this.k3 = le32(key, 12) | 0;
-    this.k4 = le32(key, 16) | 0;
-    this.k5 = le32(key, 20) | 0;
-    this.k6 = le32(key, 24) | 0;
-    this.k7 = le32(key, 28) | 0;
+    this.k0 = le32(key, 0);
+    this.k1 = le32(key, 4);
+    this.k2 = le32(key, 8);
+    this.k3 = le32(key, 12);
+    this.k4 = le32(key, 16);
+    this.k5 = le32(key, 20);
+    this.k6 = le32(key, 24);
+    this.k7 = le32(key, 28);
     // The weak-key check: clamped r or s all zero.
     const r =
       (this.k0 & R_CLAMP[0]) |

@@ -11,7 +11,7 @@
  * allowShortTags is set. siphash-2-4-128 and siphash-1-3-128 carry 16-byte tags.
  */
 
-import { assertBytes, type Bytes } from "../core/bytes.js";
+import { assertBytes, type Bytes, readWordLE as le32 } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName, MacOptions } from "../core/mac.js";
 import { checkOptions } from "../core/options.js";
@@ -85,10 +85,6 @@ function sipRounds(v: SipState, n: number): void {
   v[5] = v2l;
   v[6] = v3h;
   v[7] = v3l;
-}
-
-function le32(b: Uint8Array, o: number): number {
-  return b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24);
 }
 
 // --- the kernel ----------------------------------------------------------------------------------
