@@ -19,15 +19,13 @@ import {
   consume,
   engineNote,
   random,
+  randomNoncePeer,
   type Suite,
 } from "./harness.js";
 
 const SIZES = [16, 64, 128, 1024, 8192, 1048576];
 const NONCE_LENGTH = 12;
 const EMPTY = new Uint8Array(0);
-
-/** A fresh random nonce into `out`, from the source keyed's safe MACs draw from (Web Crypto). */
-const fillRandom = (out: Uint8Array): Uint8Array => globalThis.crypto.getRandomValues(out);
 
 /** The GCM tag over an empty plaintext with `msg` as AAD (SP 800-38D: GMAC). */
 function nodeGmac(key: Uint8Array, nonce: Uint8Array, msg: Uint8Array): Uint8Array {
@@ -53,6 +51,12 @@ function cases(name: string): BenchCase[] {
   const built: BenchCase[] = [];
   for (const size of SIZES) {
     const msg = random(size);
+    const nobleUnder = (n: Uint8Array): Uint8Array => gcm(key, n, msg).encrypt(EMPTY);
+    // nonce ‖ tag, under the nonce a safe row drew.
+    const expectedFor = (output: Uint8Array): Uint8Array => {
+      const drawn = output.subarray(0, NONCE_LENGTH);
+      return Buffer.concat([drawn, nodeGmac(key, drawn, msg)]);
+    };
     const c: BenchCase = {
       algorithm,
       size,
@@ -63,21 +67,14 @@ function cases(name: string): BenchCase[] {
           headline: true,
           nonce: "random",
           fn: () => consume(safe.tag(msg, safeOut)),
-          // nonce ‖ tag, under the nonce it drew.
-          expectedFor: (output) => {
-            const drawn = output.subarray(0, NONCE_LENGTH);
-            return Buffer.concat([drawn, nodeGmac(key, drawn, msg)]);
-          },
+          expectedFor,
         },
         {
           name: "keyed",
           kind: "one-shot",
           nonce: "random",
           fn: () => consume(mac(algorithm, key).tag(msg)),
-          expectedFor: (output) => {
-            const drawn = output.subarray(0, NONCE_LENGTH);
-            return Buffer.concat([drawn, nodeGmac(key, drawn, msg)]);
-          },
+          expectedFor,
         },
         {
           name: "keyed kernel",
@@ -93,24 +90,12 @@ function cases(name: string): BenchCase[] {
         {
           name: "noble",
           kind: "one-shot",
-          fn: () => consume(gcm(key, nonce, msg).encrypt(EMPTY)),
+          fn: () => consume(nobleUnder(nonce)),
         },
-        // What a peer's user must do for a safe GMAC: a fresh random nonce per tag, from the same
-        // source keyed draws from. Compared with keyed's safe rows, which do the same.
-        {
-          name: "node:crypto random-nonce",
-          kind: "one-shot",
-          nonce: "random",
-          fn: () => consume(nodeGmac(key, fillRandom(drawn), msg)),
-          expectedFor: () => gcm(key, drawn, msg).encrypt(EMPTY),
-        },
-        {
-          name: "noble random-nonce",
-          kind: "one-shot",
-          nonce: "random",
-          fn: () => consume(gcm(key, fillRandom(drawn), msg).encrypt(EMPTY)),
-          expectedFor: () => nodeGmac(key, drawn, msg),
-        },
+        // What a peer's user must do for a safe GMAC: a fresh random nonce per tag. Compared
+        // with keyed's safe rows, which do the same.
+        randomNoncePeer("node:crypto", drawn, (n) => nodeGmac(key, n, msg), nobleUnder),
+        randomNoncePeer("noble", drawn, nobleUnder, (n) => nodeGmac(key, n, msg)),
       ],
     };
     checkContenders(c, nodeGmac(key, nonce, msg), "node:crypto");

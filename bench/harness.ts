@@ -121,6 +121,26 @@ export function comparablePeers<R extends { name: string; nonce?: "random" }>(
   return results.filter((r) => !isOurs(r) && r.nonce === mine.nonce);
 }
 
+/**
+ * A peer row that does what the peer's user must do for a safe nonce MAC: draw a fresh random
+ * nonce per tag, into `nonce`, from the source keyed's safe MACs draw from (Web Crypto), then tag
+ * under it. `oracle` gives the expected tag under the nonce drawn last (another library's code).
+ */
+export function randomNoncePeer(
+  library: string,
+  nonce: Uint8Array,
+  tag: (nonce: Uint8Array) => Uint8Array,
+  oracle: (nonce: Uint8Array) => Uint8Array,
+): Contender {
+  return {
+    name: `${library} random-nonce`,
+    kind: "one-shot",
+    nonce: "random",
+    fn: () => consume(tag(globalThis.crypto.getRandomValues(nonce))),
+    expectedFor: () => oracle(nonce),
+  };
+}
+
 /** The fastest of `comparablePeers`, or undefined when there is none. */
 export function fastestPeer<R extends { name: string; nonce?: "random"; nsPerOp: number }>(
   results: readonly R[],

@@ -18,7 +18,14 @@ import sodium from "libsodium-wrappers-sumo";
 import type { MacKernel } from "../src/core/mac.js";
 import { chacha20poly1305, poly1305 } from "../src/hazmat.js";
 import { mac } from "../src/index.js";
-import { type BenchCase, checkContenders, consume, random, type Suite } from "./harness.js";
+import {
+  type BenchCase,
+  checkContenders,
+  consume,
+  random,
+  randomNoncePeer,
+  type Suite,
+} from "./harness.js";
 
 const POLY1305_SIZES = [16, 34, 64, 128, 1024, 8192, 1 << 20];
 const AEAD_SIZES = [64, 1024, 8192, 1 << 20];
@@ -135,7 +142,6 @@ async function macCases(algorithm: "chacha20-poly1305" | "xchacha20-poly1305") {
   const kernelOut = new Uint8Array(16);
   // The random-nonce peers' nonce, drawn per call (kept, so that the output can be checked).
   const drawn = new Uint8Array(nonceLength);
-  const fresh = (): Uint8Array => globalThis.crypto.getRandomValues(drawn);
   const sodiumTagUnder = (n: Uint8Array, msg: Uint8Array): Uint8Array =>
     extended
       ? sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(EMPTY, msg, null, n, key)
@@ -149,6 +155,8 @@ async function macCases(algorithm: "chacha20-poly1305" | "xchacha20-poly1305") {
   const built: BenchCase[] = [];
   for (const size of MAC_SIZES) {
     const msg = random(size);
+    const nobleUnder = (n: Uint8Array): Uint8Array => nobleTag(n, msg);
+    const sodiumUnder = (n: Uint8Array): Uint8Array => sodiumTagUnder(n, msg);
     const expectedFor = (output: Uint8Array): Uint8Array => {
       const drawn = output.subarray(0, nonceLength);
       return Buffer.concat([drawn, nobleTag(drawn, msg)]);
@@ -183,34 +191,16 @@ async function macCases(algorithm: "chacha20-poly1305" | "xchacha20-poly1305") {
         },
         { name: "noble", kind: "one-shot", fn: () => consume(nobleTag(nonce, msg)) },
         { name: "libsodium", kind: "one-shot", fn: () => consume(sodiumTagUnder(nonce, msg)) },
-        // What a peer's user must do for a safe MAC: a fresh random nonce per tag, from the same
-        // source keyed draws from. Compared with keyed's safe rows, which do the same.
-        {
-          name: "noble random-nonce",
-          kind: "one-shot",
-          nonce: "random",
-          fn: () => consume(nobleTag(fresh(), msg)),
-          expectedFor: () => sodiumTagUnder(drawn, msg),
-        },
-        {
-          name: "libsodium random-nonce",
-          kind: "one-shot",
-          nonce: "random",
-          fn: () => consume(sodiumTagUnder(fresh(), msg)),
-          expectedFor: () => nobleTag(drawn, msg),
-        },
+        // What a peer's user must do for a safe MAC: a fresh random nonce per tag. Compared with
+        // keyed's safe rows, which do the same.
+        randomNoncePeer("noble", drawn, nobleUnder, sodiumUnder),
+        randomNoncePeer("libsodium", drawn, sodiumUnder, nobleUnder),
       ],
     };
     if (!extended) {
       c.contenders.push(
         { name: "node:crypto", kind: "one-shot", fn: () => consume(nodeTag(nonce, msg)) },
-        {
-          name: "node:crypto random-nonce",
-          kind: "one-shot",
-          nonce: "random",
-          fn: () => consume(nodeTag(fresh(), msg)),
-          expectedFor: () => nobleTag(drawn, msg),
-        },
+        randomNoncePeer("node:crypto", drawn, (n) => nodeTag(n, msg), nobleUnder),
       );
     }
     checkContenders(c, nobleTag(nonce, msg), "noble");

@@ -10,8 +10,7 @@ import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { nativeFamily } from "../engine/native-families.js";
-import { wasmFamily } from "../engine/wasm-families.js";
-import { Poly1305State, poly1305Aead } from "./poly1305.js";
+import { loadPoly1305Wasm, Poly1305State, poly1305Aead } from "./poly1305.js";
 
 const TAG_LENGTH = 16;
 /**
@@ -136,7 +135,7 @@ class ChaChaMacKernel implements MacKernel {
       return;
     }
     // The key block, Poly1305 and the lengths in one call into the WebAssembly module.
-    const wasm = wasmFamily("poly1305")?.loadPoly1305Wasm();
+    const wasm = loadPoly1305Wasm();
     if (wasm !== undefined && message.length <= wasm.capacity) {
       wasm.chachaMacTag(this.keyWords, nonce, message, out);
       return;

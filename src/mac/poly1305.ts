@@ -21,7 +21,8 @@ import { wasmFamily } from "../engine/wasm-families.js";
 import type { Poly1305Wasm } from "../engine/wasm-poly1305.js";
 
 /** The WebAssembly kernel, or undefined where this build carries none or it does not load. */
-const loadPoly1305Wasm = (): Poly1305Wasm | undefined => wasmFamily("poly1305")?.loadPoly1305Wasm();
+export const loadPoly1305Wasm = (): Poly1305Wasm | undefined =>
+  wasmFamily("poly1305")?.loadPoly1305Wasm();
 
 const LIMB = 4194304; // 2^22
 const INV_LIMB = 1 / LIMB; // exact: a power of two
