@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { NATIVE_CROSSOVER, type NativeFamily } from "../src/engine/select.js";
+import { hmacFamily, NATIVE_CROSSOVER, type NativeFamily } from "../src/engine/select.js";
 import type { OverviewCell } from "./chart.js";
 import { comparablePeers, isOurs, sizeLabel } from "./harness.js";
 
@@ -58,10 +58,7 @@ export function bestPeer(c: Case, mine: Row, only?: string): Row | undefined {
 
 /** The node:crypto family an algorithm's long inputs go to (engine/select.ts), if any. */
 function nativeFamilyOf(algorithm: string): NativeFamily | undefined {
-  if (algorithm === "hmac-sha1") return "hmac-sha1";
-  if (algorithm === "hmac-sha224" || algorithm === "hmac-sha256") return "hmac-sha256";
-  if (algorithm.startsWith("hmac-sha3-")) return "hmac-sha3";
-  if (algorithm.startsWith("hmac-sha")) return "hmac-sha512";
+  if (algorithm.startsWith("hmac-")) return hmacFamily(algorithm.slice("hmac-".length));
   if (algorithm.startsWith("cmac-")) return "cmac";
   if (algorithm.startsWith("gmac-")) return "gmac";
   if (algorithm.endsWith("chacha20-poly1305")) return "chacha20-poly1305";
