@@ -18,6 +18,7 @@ import {
   checkContenders,
   consume,
   engineNote,
+  keyedNonceRows,
   random,
   randomNoncePeer,
   type Suite,
@@ -42,9 +43,7 @@ function cases(name: string): BenchCase[] {
   const key = random(bits / 8);
   const nonce = random(NONCE_LENGTH);
   const safe = mac(algorithm, key);
-  const safeOut = new Uint8Array(safe.tagLength);
   const kernel = new GmacKernel(key);
-  const kernelOut = new Uint8Array(16);
   // The random-nonce peers' nonce, drawn per call (kept, so that the output can be checked).
   const drawn = new Uint8Array(NONCE_LENGTH);
 
@@ -61,30 +60,7 @@ function cases(name: string): BenchCase[] {
       algorithm,
       size,
       contenders: [
-        {
-          name: "keyed",
-          kind: "prepared",
-          headline: true,
-          nonce: "random",
-          fn: () => consume(safe.tag(msg, safeOut)),
-          expectedFor,
-        },
-        {
-          name: "keyed",
-          kind: "one-shot",
-          nonce: "random",
-          fn: () => consume(mac(algorithm, key).tag(msg)),
-          expectedFor,
-        },
-        {
-          name: "keyed kernel",
-          kind: "prepared",
-          headline: true,
-          fn: () => {
-            kernel.compute(msg, kernelOut, nonce);
-            consume(kernelOut);
-          },
-        },
+        ...keyedNonceRows(algorithm, key, safe, msg, kernel, nonce, expectedFor),
         { name: "keyed hazmat", kind: "one-shot", fn: () => consume(gmac(key, nonce, msg)) },
         { name: "node:crypto", kind: "one-shot", fn: () => consume(nodeGmac(key, nonce, msg)) },
         {

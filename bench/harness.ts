@@ -9,6 +9,7 @@
 
 import { randomFillSync } from "node:crypto";
 import { PerformanceObserver } from "node:perf_hooks";
+import type { MacKernel } from "../src/core/mac.js";
 import { FORCED_BACKEND, nativeCrypto } from "../src/engine/native.js";
 import { NATIVE_CROSSOVER, type NativeFamily } from "../src/engine/select.js";
 import { type Mac, type MacName, mac } from "../src/index.js";
@@ -383,7 +384,6 @@ export async function runCaseAsync(c: BenchCase, options: TimingOptions): Promis
   return step.value;
 }
 
-/** Random bytes for keys and messages. */
 /**
  * keyed's two usual rows for one message: the prepared key tagging into `out`, and a new key object
  * per call (`mac(algorithm, key).tag(msg)`).
@@ -402,6 +402,52 @@ export function keyedRows(
   ];
 }
 
+/**
+ * keyed's rows for a nonce MAC (the safe GMAC and ChaCha20-Poly1305 MACs): the prepared key and a
+ * new key object per call, both drawing a fresh random nonce per tag (compared with the
+ * random-nonce peers; `expectedFor` checks nonce ‖ tag under the nonce drawn), and the same
+ * prepared kernel under the fixed `nonce` (compared with the peers given that nonce).
+ */
+export function keyedNonceRows(
+  algorithm: MacName,
+  key: Uint8Array,
+  prepared: Mac,
+  msg: Uint8Array,
+  kernel: MacKernel,
+  nonce: Uint8Array,
+  expectedFor: (output: Uint8Array) => Uint8Array,
+): Contender[] {
+  const out = new Uint8Array(prepared.tagLength);
+  const kernelOut = new Uint8Array(kernel.outputLength);
+  return [
+    {
+      name: "keyed",
+      kind: "prepared",
+      headline: true,
+      nonce: "random",
+      fn: () => consume(prepared.tag(msg, out)),
+      expectedFor,
+    },
+    {
+      name: "keyed",
+      kind: "one-shot",
+      nonce: "random",
+      fn: () => consume(mac(algorithm, key).tag(msg)),
+      expectedFor,
+    },
+    {
+      name: "keyed kernel",
+      kind: "prepared",
+      headline: true,
+      fn: () => {
+        kernel.compute(msg, kernelOut, nonce);
+        consume(kernelOut);
+      },
+    },
+  ];
+}
+
+/** Random bytes for keys and messages. */
 export function random(length: number): Uint8Array {
   return randomFillSync(new Uint8Array(length));
 }

@@ -22,6 +22,7 @@ import {
   type BenchCase,
   checkContenders,
   consume,
+  keyedNonceRows,
   random,
   randomNoncePeer,
   type Suite,
@@ -134,12 +135,10 @@ async function macCases(algorithm: "chacha20-poly1305" | "xchacha20-poly1305") {
   const key = random(32);
   const nonce = random(nonceLength);
   const prepared = mac(algorithm, key);
-  const out = new Uint8Array(prepared.tagLength);
   const nobleTag = (n: Uint8Array, msg: Uint8Array): Uint8Array =>
     (extended ? nobleXChaCha : nobleChaCha)(key, n, msg).encrypt(EMPTY);
   // keyed's kernel under a fixed nonce: like for like with the peers' fixed-nonce rows.
   const kernel = (prepared as unknown as { kernel: MacKernel }).kernel;
-  const kernelOut = new Uint8Array(16);
   // The random-nonce peers' nonce, drawn per call (kept, so that the output can be checked).
   const drawn = new Uint8Array(nonceLength);
   const sodiumTagUnder = (n: Uint8Array, msg: Uint8Array): Uint8Array =>
@@ -165,30 +164,7 @@ async function macCases(algorithm: "chacha20-poly1305" | "xchacha20-poly1305") {
       algorithm,
       size,
       contenders: [
-        {
-          name: "keyed",
-          kind: "prepared",
-          headline: true,
-          nonce: "random",
-          fn: () => consume(prepared.tag(msg, out)),
-          expectedFor,
-        },
-        {
-          name: "keyed",
-          kind: "one-shot",
-          nonce: "random",
-          fn: () => consume(mac(algorithm, key).tag(msg)),
-          expectedFor,
-        },
-        {
-          name: "keyed kernel",
-          kind: "prepared",
-          headline: true,
-          fn: () => {
-            kernel.compute(msg, kernelOut, nonce);
-            consume(kernelOut);
-          },
-        },
+        ...keyedNonceRows(algorithm, key, prepared, msg, kernel, nonce, expectedFor),
         { name: "noble", kind: "one-shot", fn: () => consume(nobleTag(nonce, msg)) },
         { name: "libsodium", kind: "one-shot", fn: () => consume(sodiumTagUnder(nonce, msg)) },
         // What a peer's user must do for a safe MAC: a fresh random nonce per tag. Compared with
