@@ -9,6 +9,8 @@
 
 import { randomFillSync } from "node:crypto";
 import { PerformanceObserver } from "node:perf_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { MacKernel } from "../src/core/mac.js";
 import { FORCED_BACKEND, nativeCrypto } from "../src/engine/native.js";
 import { NATIVE_CROSSOVER, type NativeFamily } from "../src/engine/select.js";
@@ -265,16 +267,38 @@ const AsyncFunction = (async () => {}).constructor as new (...args: string[]) =>
  */
 function makeLoop(): Loop {
   const body =
-    "const t = performance.now(); for (let i = 0; i < n; i++) fn(); return performance.now() - t;";
-  return new Function("fn", "n", body) as Loop;
+    "collect(); const t = performance.now(); for (let i = 0; i < n; i++) fn(); collect(); return performance.now() - t;";
+  const loop = new Function("collect", "fn", "n", body);
+  return (fn, n) => loop(collectYoung, fn, n);
 }
 
 /** The same for an asynchronous contender: each call is awaited before the next. */
 function makeAsyncLoop(): AsyncLoop {
   const body =
-    "const t = performance.now(); for (let i = 0; i < n; i++) await fn(); return performance.now() - t;";
-  return new AsyncFunction("fn", "n", body);
+    "collect(); const t = performance.now(); for (let i = 0; i < n; i++) await fn(); collect(); return performance.now() - t;";
+  const loop = new AsyncFunction("collect", "fn", "n", body) as unknown as (
+    collect: () => void,
+    fn: () => Promise<void>,
+    n: number,
+  ) => Promise<number>;
+  return (fn, n) => loop(collectYoung, fn, n);
 }
+
+/**
+ * A scavenge: V8's young-generation collection, which frees what the calls just made. Each batch
+ * starts with one (untimed: the garbage is the previous contender's) and ends with one (timed: the
+ * garbage is its own), so no contender pays for another's. Without it the collection that a
+ * batch's allocations trigger also frees the tail the previous batch left, and where that tail
+ * holds objects with native parts (node:crypto's cipher and hash handles, off-heap Buffers) it
+ * costs milliseconds: 2026-12-04, node:crypto's AEAD seal at 8 KiB took 28–36 µs timed alone and
+ * 7 µs interleaved with keyed's, whose own time rose to match. Only the young generation: a full
+ * collection discards optimized code (it hit node:crypto's JavaScript wrapper after every batch).
+ */
+const collectYoung: () => void = (() => {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as (options: { type: "minor" }) => void;
+  return () => gc({ type: "minor" });
+})();
 
 /** A batch to time: contender `index`, `calls` times in a row. */
 interface Batch {
@@ -322,10 +346,8 @@ function* plan(c: BenchCase, options: TimingOptions): Generator<Batch, CaseResul
   for (let i = 0; i < contenders.length; i++) batches.push(yield* calibrate(i, options.batchMs));
   const samples: number[][] = contenders.map(() => []);
   for (let round = 0; round < options.rounds; round++) {
-    // Rotate who goes first, so no contender always follows the same neighbour. No GC is forced
-    // between batches: a full GC discards optimized code that refers to objects it freed, which
-    // here hit node:crypto's JS wrapper after every batch. Collections happen when allocation
-    // fills the young generation, so each contender pays for about the garbage it makes.
+    // Rotate who goes first, so no contender always follows the same neighbour. Each batch pays
+    // for its own garbage and no one else's (collectYoung).
     for (let j = 0; j < contenders.length; j++) {
       const i = (round + j) % contenders.length;
       const ms = yield { index: i, calls: batches[i] };
