@@ -212,7 +212,7 @@ export const poly1305Suite: Suite = {
     "nonce, compared with the peers given a fixed one. The",
     "aead-chacha20-poly1305 rows seal without",
     "associated data: keyed is `chacha20poly1305(key, nonce).seal(pt)` from keyed/hazmat (on",
-    "node:crypto from the chacha20-poly1305 crossover on; below it keyed's WebAssembly ChaCha20,",
+    "node:crypto from the chacha20-poly1305-aead crossover on; below it keyed's WebAssembly ChaCha20,",
     "SIMD past one block, and Poly1305), noble is",
     "`chacha20poly1305(key, nonce).encrypt(pt)`, and node:crypto returns the tag apart, so its row",
     "includes one `Buffer.concat` of ciphertext and tag to give the same ciphertext ‖ tag.",

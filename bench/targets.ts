@@ -61,6 +61,7 @@ function nativeFamilyOf(algorithm: string): NativeFamily | undefined {
   if (algorithm.startsWith("hmac-")) return hmacFamily(algorithm.slice("hmac-".length));
   if (algorithm.startsWith("cmac-")) return "cmac";
   if (algorithm.startsWith("gmac-")) return "gmac";
+  if (algorithm === "aead-chacha20-poly1305") return "chacha20-poly1305-aead";
   if (algorithm.endsWith("chacha20-poly1305")) return "chacha20-poly1305";
   return undefined;
 }

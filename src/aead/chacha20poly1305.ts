@@ -44,7 +44,7 @@ function makeAead(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array): Aead {
   return {
     seal(plaintext: Bytes): Bytes {
       assertBytes(plaintext, "plaintext");
-      if (native?.serves(plaintext.length + aad.length))
+      if (native?.servesAead(plaintext.length + aad.length))
         return native.seal(key, nonce12, aad, plaintext);
       const { stream, polyKey } = keystreamAndPolyKey(key, nonce12);
       const out = new Uint8Array(plaintext.length + TAG_LENGTH);
@@ -63,7 +63,7 @@ function makeAead(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array): Aead {
         );
       }
       const ctLength = sealed.length - TAG_LENGTH;
-      if (native?.serves(sealed.length + aad.length)) {
+      if (native?.servesAead(sealed.length + aad.length)) {
         const plaintext = native.open(key, nonce12, aad, sealed, ctLength);
         if (plaintext === undefined) throw tagMismatch();
         return plaintext;

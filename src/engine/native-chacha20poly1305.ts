@@ -8,29 +8,33 @@
  */
 import type { Bytes } from "../core/bytes.js";
 import { copyOut } from "./hybrid.js";
-import { type NativeCrypto, nativeCrypto } from "./native.js";
+import { type NativeCrypto, nativeCrypto, uninitializedBytes } from "./native.js";
 import { useNative } from "./select.js";
 
 const TAG_LENGTH = 16;
 
-/** True when node:crypto is here and should process `length` bytes (plaintext and AAD). */
+/** True when node:crypto is here and should compute the MAC form over `length` bytes. */
 function serves(length: number): boolean {
   return useNative("chacha20-poly1305", length);
 }
 
-/** ciphertext ‖ 16-byte tag. */
+/** True when node:crypto should seal or open `length` bytes (plaintext or ciphertext, and AAD). */
+function servesAead(length: number): boolean {
+  return useNative("chacha20-poly1305-aead", length);
+}
+
+/** ciphertext ‖ 16-byte tag. The ciphertext is public: nothing here needs wiping. */
 function seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, plaintext: Bytes): Bytes {
   const cipher = (nativeCrypto as NativeCrypto).createCipheriv("chacha20-poly1305", key, nonce12, {
     authTagLength: TAG_LENGTH,
   });
   cipher.setAAD(aad, { plaintextLength: plaintext.length });
   const body = cipher.update(plaintext);
-  const tail = cipher.final();
-  const out = new Uint8Array(plaintext.length + TAG_LENGTH);
+  // final() adds nothing to a stream cipher's output; it computes the tag.
+  cipher.final();
+  const out = uninitializedBytes(plaintext.length + TAG_LENGTH);
   out.set(body);
-  out.set(tail, body.length);
   out.set(cipher.getAuthTag(), plaintext.length);
-  body.fill(0);
   return out;
 }
 
@@ -61,7 +65,7 @@ function open(
     body.fill(0);
     return undefined;
   }
-  const plaintext = new Uint8Array(ctLength);
+  const plaintext = uninitializedBytes(ctLength);
   plaintext.set(body);
   body.fill(0);
   return plaintext;
@@ -77,4 +81,4 @@ function tag(key: Uint8Array, nonce12: Uint8Array, message: Bytes, out: Bytes): 
   copyOut(cipher.getAuthTag(), out, TAG_LENGTH);
 }
 
-export const NativeChaCha20Poly1305 = { serves, seal, open, tag };
+export const NativeChaCha20Poly1305 = { serves, servesAead, seal, open, tag };

@@ -67,6 +67,23 @@ export const nativeCrypto: NativeCrypto | undefined =
     ? undefined
     : (proc?.getBuiltinModule?.("node:crypto") as NativeCrypto | undefined);
 
+const allocUnsafeSlow = (
+  proc?.getBuiltinModule?.("node:buffer") as
+    | { Buffer?: { allocUnsafeSlow?(length: number): Uint8Array } }
+    | undefined
+)?.Buffer?.allocUnsafeSlow;
+
+/**
+ * A Uint8Array of `length` bytes for an output the caller overwrites in full: not zero-filled
+ * first (a megabyte of zeroes costs tens of microseconds) and not from Buffer's shared pool (so
+ * its `.buffer` holds nothing else), returned as a plain Uint8Array like every keyed output.
+ */
+export function uninitializedBytes(length: number): Uint8Array {
+  if (allocUnsafeSlow === undefined) return new Uint8Array(length);
+  const own = allocUnsafeSlow(length);
+  return new Uint8Array(own.buffer, own.byteOffset, length);
+}
+
 const hashSupport = new Map<string, boolean>();
 
 /**

@@ -6,6 +6,7 @@ import {
   xchacha20poly1305 as nobleXChaCha,
 } from "@noble/ciphers/chacha.js";
 import fc from "fast-check";
+import { NATIVE_CROSSOVER } from "../../src/engine/select.js";
 import { chacha20, chacha20poly1305, hchacha20, xchacha20poly1305 } from "../../src/hazmat.js";
 import { KeyedError, mac } from "../../src/index.js";
 import { ascii, atOffset, hex, notBytes, throwsKeyed, toHex } from "../helpers.js";
@@ -167,6 +168,28 @@ describe("ChaCha20-Poly1305 against node:crypto and @noble/ciphers (property tes
       ),
       { numRuns: 1000 },
     );
+  });
+  it("seals and opens like node:crypto on both sides of the AEAD's crossover, into outputs of their own", () => {
+    const key = new Uint8Array(randomBytes(32));
+    const nonce = new Uint8Array(randomBytes(12));
+    const crossover = NATIVE_CROSSOVER["chacha20-poly1305-aead"];
+    for (const n of [crossover - 17, crossover - 16, crossover - 1, crossover, 65536, 1 << 20]) {
+      for (const aad of [new Uint8Array(0), new Uint8Array(randomBytes(16))]) {
+        const plaintext = new Uint8Array(randomBytes(n));
+        const aead = chacha20poly1305(key, nonce, aad);
+        const sealed = aead.seal(plaintext);
+        assert.deepEqual(sealed, nodeSeal(key, nonce, aad, plaintext), `${n} B`);
+        const opened = aead.open(sealed);
+        assert.deepEqual(opened, plaintext, `${n} B opens`);
+        // Plain Uint8Arrays, each over a buffer that holds nothing else (never Buffer's pool).
+        for (const out of [sealed, opened]) {
+          assert.equal(Object.getPrototypeOf(out), Uint8Array.prototype);
+          assert.equal(out.buffer.byteLength, out.length);
+        }
+        sealed[n >> 1] ^= 1;
+        throwsKeyed(() => aead.open(sealed), "TAG_INVALID");
+      }
+    }
   });
   it("XChaCha20-Poly1305 matches @noble/ciphers (1,000 cases)", () => {
     fc.assert(
