@@ -5,11 +5,10 @@
 // chunk being absorbed, the stack of subtree chaining values and, once finished, the root node,
 // so that a message can arrive in any number of `absorb` calls.
 //
-// Two compression paths. One block at a time (chunks under 2 KiB, the last chunk, parents, output):
-// the 4 × 4 state's rows as i32x4 vectors, G on all columns then all diagonals (section 2.2; the
-// layout of the BLAKE3 team's SSE4.1 code). Runs of whole chunks: four at once, one chunk per lane,
-// message words transposed (section 5.3), and for aligned 16-chunk subtrees their two lowest levels
-// of parents four at a time too. The tree (sections 2.4-2.6) is built on a stack of chaining values
+// Two compression paths. One block at a time (up to two chunks, the last chunk, parents, output):
+// scalar, the state in sixteen locals. Runs of three whole chunks or more: four at once, one chunk
+// per i32x4 lane, message words transposed (section 5.3), and for aligned 16-chunk subtrees their
+// two lowest levels of parents four at a time too. The tree (sections 2.4-2.6) is built on a stack of chaining values
 // merged lazily, so the root is never compressed as an inner node.
 //
 // Constant time: additions, XORs and fixed rotations only, no table lookups; branches and loop
@@ -83,6 +82,162 @@ function zeroBytes(at: usize, n: usize): void {
 
 // --- the compression function (section 2.2), one block --------------------------------------------
 
+/**
+ * Compresses the 64-byte block at `block` under the chaining value at `cv` and writes 8 words
+ * (a chaining value) or, `wide`, 16 (an output block) to `out`. Everything is read before anything
+ * is written, so `out` may overlap `cv` or `block`.
+ *
+ * Scalar code: the sixteen state words in locals, each message word read from the block where a
+ * G step uses it, the seven rounds written out with the message permutation (section 2.1) applied
+ * to the word indexes, G on the columns and then the diagonals (section 2.2), rotations by
+ * i32.rotr. The state's rows as i32x4 vectors (the BLAKE3 team's SSE4.1 layout) ran ~1.5× slower
+ * here: V8 spends most of that form's time in lane shuffles (the diagonals and the message
+ * permutation). G's two halves one per line; the lines were generated from the permutation.
+ */
+function compress(
+  cv: usize,
+  block: usize,
+  counter: u64,
+  blockLen: u32,
+  flags: u32,
+  out: usize,
+  wide: bool,
+): void {
+  let v0 = load<u32>(cv), v1 = load<u32>(cv, 4), v2 = load<u32>(cv, 8), v3 = load<u32>(cv, 12);
+  let v4 = load<u32>(cv, 16), v5 = load<u32>(cv, 20), v6 = load<u32>(cv, 24), v7 = load<u32>(cv, 28);
+  let v8 = IV0, v9 = IV1, v10 = IV2, v11 = IV3;
+  let v12 = <u32>counter, v13 = <u32>(counter >> 32), v14 = blockLen, v15 = flags;
+  // Round 1: columns, then diagonals.
+  v0 += v4 + load<u32>(block); v12 = rotr(v12 ^ v0, 16); v8 += v12; v4 = rotr(v4 ^ v8, 12);
+  v0 += v4 + load<u32>(block, 4); v12 = rotr(v12 ^ v0, 8); v8 += v12; v4 = rotr(v4 ^ v8, 7);
+  v1 += v5 + load<u32>(block, 8); v13 = rotr(v13 ^ v1, 16); v9 += v13; v5 = rotr(v5 ^ v9, 12);
+  v1 += v5 + load<u32>(block, 12); v13 = rotr(v13 ^ v1, 8); v9 += v13; v5 = rotr(v5 ^ v9, 7);
+  v2 += v6 + load<u32>(block, 16); v14 = rotr(v14 ^ v2, 16); v10 += v14; v6 = rotr(v6 ^ v10, 12);
+  v2 += v6 + load<u32>(block, 20); v14 = rotr(v14 ^ v2, 8); v10 += v14; v6 = rotr(v6 ^ v10, 7);
+  v3 += v7 + load<u32>(block, 24); v15 = rotr(v15 ^ v3, 16); v11 += v15; v7 = rotr(v7 ^ v11, 12);
+  v3 += v7 + load<u32>(block, 28); v15 = rotr(v15 ^ v3, 8); v11 += v15; v7 = rotr(v7 ^ v11, 7);
+  v0 += v5 + load<u32>(block, 32); v15 = rotr(v15 ^ v0, 16); v10 += v15; v5 = rotr(v5 ^ v10, 12);
+  v0 += v5 + load<u32>(block, 36); v15 = rotr(v15 ^ v0, 8); v10 += v15; v5 = rotr(v5 ^ v10, 7);
+  v1 += v6 + load<u32>(block, 40); v12 = rotr(v12 ^ v1, 16); v11 += v12; v6 = rotr(v6 ^ v11, 12);
+  v1 += v6 + load<u32>(block, 44); v12 = rotr(v12 ^ v1, 8); v11 += v12; v6 = rotr(v6 ^ v11, 7);
+  v2 += v7 + load<u32>(block, 48); v13 = rotr(v13 ^ v2, 16); v8 += v13; v7 = rotr(v7 ^ v8, 12);
+  v2 += v7 + load<u32>(block, 52); v13 = rotr(v13 ^ v2, 8); v8 += v13; v7 = rotr(v7 ^ v8, 7);
+  v3 += v4 + load<u32>(block, 56); v14 = rotr(v14 ^ v3, 16); v9 += v14; v4 = rotr(v4 ^ v9, 12);
+  v3 += v4 + load<u32>(block, 60); v14 = rotr(v14 ^ v3, 8); v9 += v14; v4 = rotr(v4 ^ v9, 7);
+  // Round 2: columns, then diagonals.
+  v0 += v4 + load<u32>(block, 8); v12 = rotr(v12 ^ v0, 16); v8 += v12; v4 = rotr(v4 ^ v8, 12);
+  v0 += v4 + load<u32>(block, 24); v12 = rotr(v12 ^ v0, 8); v8 += v12; v4 = rotr(v4 ^ v8, 7);
+  v1 += v5 + load<u32>(block, 12); v13 = rotr(v13 ^ v1, 16); v9 += v13; v5 = rotr(v5 ^ v9, 12);
+  v1 += v5 + load<u32>(block, 40); v13 = rotr(v13 ^ v1, 8); v9 += v13; v5 = rotr(v5 ^ v9, 7);
+  v2 += v6 + load<u32>(block, 28); v14 = rotr(v14 ^ v2, 16); v10 += v14; v6 = rotr(v6 ^ v10, 12);
+  v2 += v6 + load<u32>(block); v14 = rotr(v14 ^ v2, 8); v10 += v14; v6 = rotr(v6 ^ v10, 7);
+  v3 += v7 + load<u32>(block, 16); v15 = rotr(v15 ^ v3, 16); v11 += v15; v7 = rotr(v7 ^ v11, 12);
+  v3 += v7 + load<u32>(block, 52); v15 = rotr(v15 ^ v3, 8); v11 += v15; v7 = rotr(v7 ^ v11, 7);
+  v0 += v5 + load<u32>(block, 4); v15 = rotr(v15 ^ v0, 16); v10 += v15; v5 = rotr(v5 ^ v10, 12);
+  v0 += v5 + load<u32>(block, 44); v15 = rotr(v15 ^ v0, 8); v10 += v15; v5 = rotr(v5 ^ v10, 7);
+  v1 += v6 + load<u32>(block, 48); v12 = rotr(v12 ^ v1, 16); v11 += v12; v6 = rotr(v6 ^ v11, 12);
+  v1 += v6 + load<u32>(block, 20); v12 = rotr(v12 ^ v1, 8); v11 += v12; v6 = rotr(v6 ^ v11, 7);
+  v2 += v7 + load<u32>(block, 36); v13 = rotr(v13 ^ v2, 16); v8 += v13; v7 = rotr(v7 ^ v8, 12);
+  v2 += v7 + load<u32>(block, 56); v13 = rotr(v13 ^ v2, 8); v8 += v13; v7 = rotr(v7 ^ v8, 7);
+  v3 += v4 + load<u32>(block, 60); v14 = rotr(v14 ^ v3, 16); v9 += v14; v4 = rotr(v4 ^ v9, 12);
+  v3 += v4 + load<u32>(block, 32); v14 = rotr(v14 ^ v3, 8); v9 += v14; v4 = rotr(v4 ^ v9, 7);
+  // Round 3: columns, then diagonals.
+  v0 += v4 + load<u32>(block, 12); v12 = rotr(v12 ^ v0, 16); v8 += v12; v4 = rotr(v4 ^ v8, 12);
+  v0 += v4 + load<u32>(block, 16); v12 = rotr(v12 ^ v0, 8); v8 += v12; v4 = rotr(v4 ^ v8, 7);
+  v1 += v5 + load<u32>(block, 40); v13 = rotr(v13 ^ v1, 16); v9 += v13; v5 = rotr(v5 ^ v9, 12);
+  v1 += v5 + load<u32>(block, 48); v13 = rotr(v13 ^ v1, 8); v9 += v13; v5 = rotr(v5 ^ v9, 7);
+  v2 += v6 + load<u32>(block, 52); v14 = rotr(v14 ^ v2, 16); v10 += v14; v6 = rotr(v6 ^ v10, 12);
+  v2 += v6 + load<u32>(block, 8); v14 = rotr(v14 ^ v2, 8); v10 += v14; v6 = rotr(v6 ^ v10, 7);
+  v3 += v7 + load<u32>(block, 28); v15 = rotr(v15 ^ v3, 16); v11 += v15; v7 = rotr(v7 ^ v11, 12);
+  v3 += v7 + load<u32>(block, 56); v15 = rotr(v15 ^ v3, 8); v11 += v15; v7 = rotr(v7 ^ v11, 7);
+  v0 += v5 + load<u32>(block, 24); v15 = rotr(v15 ^ v0, 16); v10 += v15; v5 = rotr(v5 ^ v10, 12);
+  v0 += v5 + load<u32>(block, 20); v15 = rotr(v15 ^ v0, 8); v10 += v15; v5 = rotr(v5 ^ v10, 7);
+  v1 += v6 + load<u32>(block, 36); v12 = rotr(v12 ^ v1, 16); v11 += v12; v6 = rotr(v6 ^ v11, 12);
+  v1 += v6 + load<u32>(block); v12 = rotr(v12 ^ v1, 8); v11 += v12; v6 = rotr(v6 ^ v11, 7);
+  v2 += v7 + load<u32>(block, 44); v13 = rotr(v13 ^ v2, 16); v8 += v13; v7 = rotr(v7 ^ v8, 12);
+  v2 += v7 + load<u32>(block, 60); v13 = rotr(v13 ^ v2, 8); v8 += v13; v7 = rotr(v7 ^ v8, 7);
+  v3 += v4 + load<u32>(block, 32); v14 = rotr(v14 ^ v3, 16); v9 += v14; v4 = rotr(v4 ^ v9, 12);
+  v3 += v4 + load<u32>(block, 4); v14 = rotr(v14 ^ v3, 8); v9 += v14; v4 = rotr(v4 ^ v9, 7);
+  // Round 4: columns, then diagonals.
+  v0 += v4 + load<u32>(block, 40); v12 = rotr(v12 ^ v0, 16); v8 += v12; v4 = rotr(v4 ^ v8, 12);
+  v0 += v4 + load<u32>(block, 28); v12 = rotr(v12 ^ v0, 8); v8 += v12; v4 = rotr(v4 ^ v8, 7);
+  v1 += v5 + load<u32>(block, 48); v13 = rotr(v13 ^ v1, 16); v9 += v13; v5 = rotr(v5 ^ v9, 12);
+  v1 += v5 + load<u32>(block, 36); v13 = rotr(v13 ^ v1, 8); v9 += v13; v5 = rotr(v5 ^ v9, 7);
+  v2 += v6 + load<u32>(block, 56); v14 = rotr(v14 ^ v2, 16); v10 += v14; v6 = rotr(v6 ^ v10, 12);
+  v2 += v6 + load<u32>(block, 12); v14 = rotr(v14 ^ v2, 8); v10 += v14; v6 = rotr(v6 ^ v10, 7);
+  v3 += v7 + load<u32>(block, 52); v15 = rotr(v15 ^ v3, 16); v11 += v15; v7 = rotr(v7 ^ v11, 12);
+  v3 += v7 + load<u32>(block, 60); v15 = rotr(v15 ^ v3, 8); v11 += v15; v7 = rotr(v7 ^ v11, 7);
+  v0 += v5 + load<u32>(block, 16); v15 = rotr(v15 ^ v0, 16); v10 += v15; v5 = rotr(v5 ^ v10, 12);
+  v0 += v5 + load<u32>(block); v15 = rotr(v15 ^ v0, 8); v10 += v15; v5 = rotr(v5 ^ v10, 7);
+  v1 += v6 + load<u32>(block, 44); v12 = rotr(v12 ^ v1, 16); v11 += v12; v6 = rotr(v6 ^ v11, 12);
+  v1 += v6 + load<u32>(block, 8); v12 = rotr(v12 ^ v1, 8); v11 += v12; v6 = rotr(v6 ^ v11, 7);
+  v2 += v7 + load<u32>(block, 20); v13 = rotr(v13 ^ v2, 16); v8 += v13; v7 = rotr(v7 ^ v8, 12);
+  v2 += v7 + load<u32>(block, 32); v13 = rotr(v13 ^ v2, 8); v8 += v13; v7 = rotr(v7 ^ v8, 7);
+  v3 += v4 + load<u32>(block, 4); v14 = rotr(v14 ^ v3, 16); v9 += v14; v4 = rotr(v4 ^ v9, 12);
+  v3 += v4 + load<u32>(block, 24); v14 = rotr(v14 ^ v3, 8); v9 += v14; v4 = rotr(v4 ^ v9, 7);
+  // Round 5: columns, then diagonals.
+  v0 += v4 + load<u32>(block, 48); v12 = rotr(v12 ^ v0, 16); v8 += v12; v4 = rotr(v4 ^ v8, 12);
+  v0 += v4 + load<u32>(block, 52); v12 = rotr(v12 ^ v0, 8); v8 += v12; v4 = rotr(v4 ^ v8, 7);
+  v1 += v5 + load<u32>(block, 36); v13 = rotr(v13 ^ v1, 16); v9 += v13; v5 = rotr(v5 ^ v9, 12);
+  v1 += v5 + load<u32>(block, 44); v13 = rotr(v13 ^ v1, 8); v9 += v13; v5 = rotr(v5 ^ v9, 7);
+  v2 += v6 + load<u32>(block, 60); v14 = rotr(v14 ^ v2, 16); v10 += v14; v6 = rotr(v6 ^ v10, 12);
+  v2 += v6 + load<u32>(block, 40); v14 = rotr(v14 ^ v2, 8); v10 += v14; v6 = rotr(v6 ^ v10, 7);
+  v3 += v7 + load<u32>(block, 56); v15 = rotr(v15 ^ v3, 16); v11 += v15; v7 = rotr(v7 ^ v11, 12);
+  v3 += v7 + load<u32>(block, 32); v15 = rotr(v15 ^ v3, 8); v11 += v15; v7 = rotr(v7 ^ v11, 7);
+  v0 += v5 + load<u32>(block, 28); v15 = rotr(v15 ^ v0, 16); v10 += v15; v5 = rotr(v5 ^ v10, 12);
+  v0 += v5 + load<u32>(block, 8); v15 = rotr(v15 ^ v0, 8); v10 += v15; v5 = rotr(v5 ^ v10, 7);
+  v1 += v6 + load<u32>(block, 20); v12 = rotr(v12 ^ v1, 16); v11 += v12; v6 = rotr(v6 ^ v11, 12);
+  v1 += v6 + load<u32>(block, 12); v12 = rotr(v12 ^ v1, 8); v11 += v12; v6 = rotr(v6 ^ v11, 7);
+  v2 += v7 + load<u32>(block); v13 = rotr(v13 ^ v2, 16); v8 += v13; v7 = rotr(v7 ^ v8, 12);
+  v2 += v7 + load<u32>(block, 4); v13 = rotr(v13 ^ v2, 8); v8 += v13; v7 = rotr(v7 ^ v8, 7);
+  v3 += v4 + load<u32>(block, 24); v14 = rotr(v14 ^ v3, 16); v9 += v14; v4 = rotr(v4 ^ v9, 12);
+  v3 += v4 + load<u32>(block, 16); v14 = rotr(v14 ^ v3, 8); v9 += v14; v4 = rotr(v4 ^ v9, 7);
+  // Round 6: columns, then diagonals.
+  v0 += v4 + load<u32>(block, 36); v12 = rotr(v12 ^ v0, 16); v8 += v12; v4 = rotr(v4 ^ v8, 12);
+  v0 += v4 + load<u32>(block, 56); v12 = rotr(v12 ^ v0, 8); v8 += v12; v4 = rotr(v4 ^ v8, 7);
+  v1 += v5 + load<u32>(block, 44); v13 = rotr(v13 ^ v1, 16); v9 += v13; v5 = rotr(v5 ^ v9, 12);
+  v1 += v5 + load<u32>(block, 20); v13 = rotr(v13 ^ v1, 8); v9 += v13; v5 = rotr(v5 ^ v9, 7);
+  v2 += v6 + load<u32>(block, 32); v14 = rotr(v14 ^ v2, 16); v10 += v14; v6 = rotr(v6 ^ v10, 12);
+  v2 += v6 + load<u32>(block, 48); v14 = rotr(v14 ^ v2, 8); v10 += v14; v6 = rotr(v6 ^ v10, 7);
+  v3 += v7 + load<u32>(block, 60); v15 = rotr(v15 ^ v3, 16); v11 += v15; v7 = rotr(v7 ^ v11, 12);
+  v3 += v7 + load<u32>(block, 4); v15 = rotr(v15 ^ v3, 8); v11 += v15; v7 = rotr(v7 ^ v11, 7);
+  v0 += v5 + load<u32>(block, 52); v15 = rotr(v15 ^ v0, 16); v10 += v15; v5 = rotr(v5 ^ v10, 12);
+  v0 += v5 + load<u32>(block, 12); v15 = rotr(v15 ^ v0, 8); v10 += v15; v5 = rotr(v5 ^ v10, 7);
+  v1 += v6 + load<u32>(block); v12 = rotr(v12 ^ v1, 16); v11 += v12; v6 = rotr(v6 ^ v11, 12);
+  v1 += v6 + load<u32>(block, 40); v12 = rotr(v12 ^ v1, 8); v11 += v12; v6 = rotr(v6 ^ v11, 7);
+  v2 += v7 + load<u32>(block, 8); v13 = rotr(v13 ^ v2, 16); v8 += v13; v7 = rotr(v7 ^ v8, 12);
+  v2 += v7 + load<u32>(block, 24); v13 = rotr(v13 ^ v2, 8); v8 += v13; v7 = rotr(v7 ^ v8, 7);
+  v3 += v4 + load<u32>(block, 16); v14 = rotr(v14 ^ v3, 16); v9 += v14; v4 = rotr(v4 ^ v9, 12);
+  v3 += v4 + load<u32>(block, 28); v14 = rotr(v14 ^ v3, 8); v9 += v14; v4 = rotr(v4 ^ v9, 7);
+  // Round 7: columns, then diagonals.
+  v0 += v4 + load<u32>(block, 44); v12 = rotr(v12 ^ v0, 16); v8 += v12; v4 = rotr(v4 ^ v8, 12);
+  v0 += v4 + load<u32>(block, 60); v12 = rotr(v12 ^ v0, 8); v8 += v12; v4 = rotr(v4 ^ v8, 7);
+  v1 += v5 + load<u32>(block, 20); v13 = rotr(v13 ^ v1, 16); v9 += v13; v5 = rotr(v5 ^ v9, 12);
+  v1 += v5 + load<u32>(block); v13 = rotr(v13 ^ v1, 8); v9 += v13; v5 = rotr(v5 ^ v9, 7);
+  v2 += v6 + load<u32>(block, 4); v14 = rotr(v14 ^ v2, 16); v10 += v14; v6 = rotr(v6 ^ v10, 12);
+  v2 += v6 + load<u32>(block, 36); v14 = rotr(v14 ^ v2, 8); v10 += v14; v6 = rotr(v6 ^ v10, 7);
+  v3 += v7 + load<u32>(block, 32); v15 = rotr(v15 ^ v3, 16); v11 += v15; v7 = rotr(v7 ^ v11, 12);
+  v3 += v7 + load<u32>(block, 24); v15 = rotr(v15 ^ v3, 8); v11 += v15; v7 = rotr(v7 ^ v11, 7);
+  v0 += v5 + load<u32>(block, 56); v15 = rotr(v15 ^ v0, 16); v10 += v15; v5 = rotr(v5 ^ v10, 12);
+  v0 += v5 + load<u32>(block, 40); v15 = rotr(v15 ^ v0, 8); v10 += v15; v5 = rotr(v5 ^ v10, 7);
+  v1 += v6 + load<u32>(block, 8); v12 = rotr(v12 ^ v1, 16); v11 += v12; v6 = rotr(v6 ^ v11, 12);
+  v1 += v6 + load<u32>(block, 48); v12 = rotr(v12 ^ v1, 8); v11 += v12; v6 = rotr(v6 ^ v11, 7);
+  v2 += v7 + load<u32>(block, 12); v13 = rotr(v13 ^ v2, 16); v8 += v13; v7 = rotr(v7 ^ v8, 12);
+  v2 += v7 + load<u32>(block, 16); v13 = rotr(v13 ^ v2, 8); v8 += v13; v7 = rotr(v7 ^ v8, 7);
+  v3 += v4 + load<u32>(block, 28); v14 = rotr(v14 ^ v3, 16); v9 += v14; v4 = rotr(v4 ^ v9, 12);
+  v3 += v4 + load<u32>(block, 52); v14 = rotr(v14 ^ v3, 8); v9 += v14; v4 = rotr(v4 ^ v9, 7);
+  if (wide) {
+    const c0 = load<u32>(cv), c1 = load<u32>(cv, 4), c2 = load<u32>(cv, 8), c3 = load<u32>(cv, 12);
+    const c4 = load<u32>(cv, 16), c5 = load<u32>(cv, 20), c6 = load<u32>(cv, 24), c7 = load<u32>(cv, 28);
+    store<u32>(out, v8 ^ c0, 32); store<u32>(out, v9 ^ c1, 36); store<u32>(out, v10 ^ c2, 40); store<u32>(out, v11 ^ c3, 44);
+    store<u32>(out, v12 ^ c4, 48); store<u32>(out, v13 ^ c5, 52); store<u32>(out, v14 ^ c6, 56); store<u32>(out, v15 ^ c7, 60);
+  }
+  store<u32>(out, v0 ^ v8); store<u32>(out, v1 ^ v9, 4); store<u32>(out, v2 ^ v10, 8); store<u32>(out, v3 ^ v11, 12);
+  store<u32>(out, v4 ^ v12, 16); store<u32>(out, v5 ^ v13, 20); store<u32>(out, v6 ^ v14, 24); store<u32>(out, v7 ^ v15, 28);
+}
+
+// --- four chunks at once, one per i32x4 lane ---------------------------------------------------
+
 // Rotations right: by 16 and 8 a byte permutation, by 12 and 7 two shifts and an OR. V8 (x64)
 // makes i8x16.shuffle a pshufb whose mask it rebuilds from immediates every time (or, for rot16,
 // a pshuflw/pshufhw pair), but a swizzle by a constant one pshufb: measured in the four-lane code
@@ -99,92 +254,6 @@ function zeroBytes(at: usize, n: usize): void {
 @inline function rot7(x: v128): v128 {
   return v128.or(i32x4.shr_u(x, 7), i32x4.shl(x, 25));
 }
-
-/**
- * Compresses the 64-byte block at `block` under the chaining value at `cv` and writes 8 words
- * (a chaining value) or, `wide`, 16 (an output block) to `out`. Everything is read before anything
- * is written, so `out` may overlap `cv` or `block`.
- *
- * The state's four rows are vectors, so one G step runs on all four columns, then (after rotating
- * rows into diagonals) on all four diagonals: the row layout and message shuffles of the BLAKE3
- * team's SSE4.1 code (c/blake3_sse41.c, compress_pre), in WebAssembly's i32x4.shuffle.
- */
-function compress(
-  cv: usize,
-  block: usize,
-  counter: u64,
-  blockLen: u32,
-  flags: u32,
-  out: usize,
-  wide: bool,
-): void {
-  const cv0 = v128.load(cv);
-  const cv1 = v128.load(cv, 16);
-  let row0 = cv0;
-  let row1 = cv1;
-  let row2 = i32x4(<i32>IV0, <i32>IV1, <i32>IV2, <i32>IV3);
-  let row3 = i64x2.replace_lane(i64x2.splat(<i64>counter), 1, (<i64>flags << 32) | <i64>blockLen);
-  let m0 = v128.load(block);
-  let m1 = v128.load(block, 16);
-  let m2 = v128.load(block, 32);
-  let m3 = v128.load(block, 48);
-  // Round 1 takes the words in order: 0 2 4 6 | 1 3 5 7 | 14 8 10 12 | 15 9 11 13.
-  let t0 = i32x4.shuffle(m0, m1, 0, 2, 4, 6);
-  let t1 = i32x4.shuffle(m0, m1, 1, 3, 5, 7);
-  let t2 = i32x4.shuffle(m2, m3, 6, 0, 2, 4);
-  let t3 = i32x4.shuffle(m2, m3, 7, 1, 3, 5);
-  for (let round = 0; ; round++) {
-    // Columns.
-    row0 = i32x4.add(i32x4.add(row0, t0), row1);
-    row3 = rot16(v128.xor(row3, row0));
-    row2 = i32x4.add(row2, row3);
-    row1 = rot12(v128.xor(row1, row2));
-    row0 = i32x4.add(i32x4.add(row0, t1), row1);
-    row3 = rot8(v128.xor(row3, row0));
-    row2 = i32x4.add(row2, row3);
-    row1 = rot7(v128.xor(row1, row2));
-    // Diagonals: rows 0, 2 and 3 turned so that the diagonals line up as columns.
-    row0 = i32x4.shuffle(row0, row0, 3, 0, 1, 2);
-    row3 = i32x4.shuffle(row3, row3, 2, 3, 0, 1);
-    row2 = i32x4.shuffle(row2, row2, 1, 2, 3, 0);
-    row0 = i32x4.add(i32x4.add(row0, t2), row1);
-    row3 = rot16(v128.xor(row3, row0));
-    row2 = i32x4.add(row2, row3);
-    row1 = rot12(v128.xor(row1, row2));
-    row0 = i32x4.add(i32x4.add(row0, t3), row1);
-    row3 = rot8(v128.xor(row3, row0));
-    row2 = i32x4.add(row2, row3);
-    row1 = rot7(v128.xor(row1, row2));
-    row0 = i32x4.shuffle(row0, row0, 1, 2, 3, 0);
-    row3 = i32x4.shuffle(row3, row3, 2, 3, 0, 1);
-    row2 = i32x4.shuffle(row2, row2, 3, 0, 1, 2);
-    if (round == 6) break;
-    // The message permutation (section 2.1), applied to the four vectors of the last round.
-    m0 = t0;
-    m1 = t1;
-    m2 = t2;
-    m3 = t3;
-    t0 = i32x4.shuffle(m0, m1, 2, 1, 5, 7);
-    t0 = i32x4.shuffle(t0, t0, 1, 2, 3, 0);
-    t1 = i32x4.shuffle(m2, m3, 2, 2, 7, 7);
-    let tt = i32x4.shuffle(m0, m0, 3, 3, 0, 0);
-    t1 = i32x4.shuffle(tt, t1, 0, 5, 2, 7);
-    t2 = i32x4.shuffle(m3, m1, 0, 1, 4, 5);
-    tt = i32x4.shuffle(t2, m2, 0, 1, 2, 7);
-    t2 = i32x4.shuffle(tt, tt, 0, 2, 3, 1);
-    t3 = i32x4.shuffle(m1, m3, 2, 6, 3, 7);
-    tt = i32x4.shuffle(m2, t3, 0, 4, 1, 5);
-    t3 = i32x4.shuffle(tt, tt, 2, 3, 1, 0);
-  }
-  if (wide) {
-    v128.store(out, v128.xor(row2, cv0), 32);
-    v128.store(out, v128.xor(row3, cv1), 48);
-  }
-  v128.store(out, v128.xor(row0, row2));
-  v128.store(out, v128.xor(row1, row3), 16);
-}
-
-// --- four chunks at once, one per i32x4 lane ---------------------------------------------------
 
 /** Stores the 4 × 4 transpose of rows a, b, c, d as four vectors `stride` bytes apart. */
 @inline function transposeStore(a: v128, b: v128, c: v128, d: v128, to: usize, stride: usize): void {
@@ -493,7 +562,9 @@ function absorbAt(st: usize, p: usize, len: usize): void {
       const counter = load<u64>(st + S_COUNTER);
       const toAligned = <usize>(16 - (counter & 15));
       const lanes = min<usize>(min<usize>(4, len >> 10), toAligned);
-      simd = simd || lanes >= 2;
+      // Three chunks or more fill enough lanes to beat the scalar compression; two do not.
+      const wide = lanes >= 3;
+      simd = simd || wide;
       if (len >= 16384 && toAligned == 16) {
         // A 16-chunk subtree: its chunks four at a time, then its two lowest levels of parents
         // four at a time (merging CVS in place), leaving four 4-chunk subtrees to push.
@@ -508,7 +579,7 @@ function absorbAt(st: usize, p: usize, len: usize): void {
         store<u64>(st + S_COUNTER, counter + 16);
         p += 16384;
         len -= 16384;
-      } else if (lanes >= 2) {
+      } else if (wide) {
         hash4(st, p, 1024, 16, base + counter, 1, flags, CHUNK_START, CHUNK_END, lanes, CVS);
         for (let i: usize = 0; i < lanes; i++) pushCv(st, CVS + (i << 5), counter + i);
         store<u64>(st + S_COUNTER, counter + lanes);
