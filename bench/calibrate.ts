@@ -20,7 +20,9 @@ const FAMILIES: Record<NativeFamily, MacName | "aead"> = {
   "hmac-sha256": "hmac-sha256",
   "hmac-sha512": "hmac-sha512",
   "hmac-sha3": "hmac-sha3-256",
-  cmac: "cmac-aes128",
+  "cmac-aes128": "cmac-aes128",
+  "cmac-aes192": "cmac-aes192",
+  "cmac-aes256": "cmac-aes256",
   gmac: "gmac-aes128",
   "chacha20-poly1305": "chacha20-poly1305",
   "chacha20-poly1305-aead": "aead",
@@ -45,7 +47,8 @@ function time(fn: () => unknown): number {
 /** In a child: ns per tag for one family at every size, under the inherited KEYED_BACKEND. */
 function measureAll(family: NativeFamily): number[] {
   const name = FAMILIES[family];
-  const key = new Uint8Array(name.startsWith("cmac") || name.startsWith("gmac") ? 16 : 32).fill(7);
+  const aesBits = /-aes(128|192|256)$/.exec(name)?.[1];
+  const key = new Uint8Array(aesBits === undefined ? 32 : Number(aesBits) / 8).fill(7);
   if (name === "aead") {
     const nonce = new Uint8Array(12).fill(1);
     return SIZES.map((size) => {

@@ -193,6 +193,10 @@ export const cmacSuite: Suite = {
     "reuses one instance through `reset()`. aes-cmac runs on WebCrypto and is asynchronous (one",
     "`crypto.subtle.encrypt` per block): its row awaits each call, and stops at 8 KiB (a 1 MiB tag",
     "takes seconds).",
-    engineNote(["cmac"], "the keyed rows", "keyed's WebAssembly kernels"),
+    engineNote(
+      ["cmac-aes128", "cmac-aes192", "cmac-aes256"],
+      "the keyed rows",
+      "keyed's WebAssembly kernels",
+    ),
   ].join("\n"),
 };

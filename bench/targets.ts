@@ -59,7 +59,7 @@ export function bestPeer(c: Case, mine: Row, only?: string): Row | undefined {
 /** The node:crypto family an algorithm's long inputs go to (engine/select.ts), if any. */
 function nativeFamilyOf(algorithm: string): NativeFamily | undefined {
   if (algorithm.startsWith("hmac-")) return hmacFamily(algorithm.slice("hmac-".length));
-  if (algorithm.startsWith("cmac-")) return "cmac";
+  if (algorithm.startsWith("cmac-")) return algorithm as NativeFamily;
   if (algorithm.startsWith("gmac-")) return "gmac";
   if (algorithm === "aead-chacha20-poly1305") return "chacha20-poly1305-aead";
   if (algorithm.endsWith("chacha20-poly1305")) return "chacha20-poly1305";

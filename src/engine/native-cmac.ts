@@ -10,7 +10,7 @@ import type { MacKernelState } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { hybridState, type NativeSink } from "./hybrid.js";
 import { LazyNativeKey, type NativeCipher, type NativeCrypto, nativeCrypto } from "./native.js";
-import { useNative } from "./select.js";
+import { type NativeFamily, useNative } from "./select.js";
 
 const ZERO_IV = new Uint8Array(16);
 
@@ -22,6 +22,8 @@ export interface CmacSubkeySource {
 export class NativeCmac {
   private readonly nativeKey: LazyNativeKey;
   private readonly cipherName: string;
+  /** The crossover's family: the key length sets the rounds, and so keyed's own cost. */
+  private readonly family: NativeFamily;
   private readonly source: CmacSubkeySource;
   private subkeys: Uint8Array | undefined;
   /** The last block. */
@@ -29,6 +31,7 @@ export class NativeCmac {
 
   private constructor(key: Bytes, source: CmacSubkeySource) {
     this.cipherName = `aes-${key.length * 8}-cbc`;
+    this.family = `cmac-aes${key.length * 8}` as NativeFamily;
     this.nativeKey = new LazyNativeKey(key);
     this.source = source;
   }
@@ -41,7 +44,7 @@ export class NativeCmac {
 
   /** True when node:crypto should tag a message of `length` bytes (the measured crossover). */
   serves(length: number): boolean {
-    return useNative("cmac", length);
+    return useNative(this.family, length);
   }
 
   private cipher(): NativeCipher {
@@ -93,7 +96,7 @@ export class NativeCmac {
 
   /** A stream that moves to node:crypto's AES-CBC once its input reaches the crossover. */
   start(startOwn: () => MacKernelState): MacKernelState {
-    return hybridState("cmac", () => this.sink(), startOwn);
+    return hybridState(this.family, () => this.sink(), startOwn);
   }
 
   /** Streaming on the native path: up to 16 bytes are held back, the last block being apart. */

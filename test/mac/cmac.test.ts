@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { NATIVE_CROSSOVER, type NativeFamily } from "../../src/engine/select.js";
 import { aesCmacPrf128 } from "../../src/hazmat.js";
 import { cmac, type MacName, mac } from "../../src/index.js";
 import { atOffset, cmacOracle, hex, notBytes, throwsKeyed, toHex } from "../helpers.js";
@@ -120,6 +121,22 @@ describe("CMAC against a node:crypto CBC oracle (property tests)", () => {
       );
     });
   }
+  it("each key size on both sides of its own node:crypto crossover, one-shot and streamed in two", () => {
+    for (const size of [16, 24, 32]) {
+      const crossover = NATIVE_CROSSOVER[`cmac-aes${size * 8}` as NativeFamily];
+      const key = Uint8Array.from({ length: size }, (_, i) => i * 7 + size);
+      const m = cmac(key);
+      for (const n of [crossover - 17, crossover - 16, crossover - 1, crossover, crossover + 1]) {
+        const message = Uint8Array.from({ length: n }, (_, i) => (i * 31 + n) & 0xff);
+        const expected = cmacOracle(key, message);
+        assert.deepEqual(m.tag(message), expected, `AES-${size * 8}, ${n} B`);
+        const s = m.stream();
+        s.update(message.subarray(0, n >> 1));
+        s.update(message.subarray(n >> 1));
+        assert.deepEqual(s.digest(), expected, `AES-${size * 8}, ${n} B streamed`);
+      }
+    }
+  });
   it("every length from 0 to 100, streamed byte by byte", () => {
     const key = hex("000102030405060708090a0b0c0d0e0f");
     const data = Uint8Array.from({ length: 100 }, (_, i) => i);
