@@ -75,9 +75,8 @@ export class NativeCmac {
       const m = i < count ? data[offset + i] : i === count ? 0x80 : 0;
       last[i] = m ^ subkeys[subkey + i];
     }
-    // The tag is this block's ciphertext. No final(): with padding off it adds no output, and
-    // the call into node:crypto costs a few hundred nanoseconds.
     const final = cipher.update(last);
+    cipher.final();
     // A byte loop, not copyOut: Buffer's fill costs a quarter of a microsecond.
     for (let i = 0; i < 16; i++) {
       out[i] = final[final.length - 16 + i];
