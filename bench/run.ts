@@ -299,6 +299,8 @@ runs with care. "prepared" contenders set the key up once; "one-shot" contenders
 every call. Rows named "keyed" or "keyed <variant>" are keyed's; every other row is a peer. The
 last column (or columns) is a keyed row, keyed's prepared key unless the header names another,
 over the fastest peer: under 1 means keyed is faster. Each section's notes say what its rows call.
+Each batch of calls starts after a young-generation collection (untimed) and ends with one (timed),
+so every contender pays for the garbage it makes and for no one else's (bench/harness.ts).
 
 keyed's engine hands long inputs of some families to node:crypto (src/engine/select.ts), and the
 sections say from which size. \`KEYED_BACKEND=js npm run bench -- --quick\` prints keyed's own
