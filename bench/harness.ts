@@ -266,23 +266,32 @@ const AsyncFunction = (async () => {}).constructor as new (...args: string[]) =>
  * its own, each contender's function can be inlined into its loop, the same for every contender.
  */
 function makeLoop(): Loop {
-  const body =
-    "collect(); const t = performance.now(); for (let i = 0; i < n; i++) fn(); collect(); return performance.now() - t;";
-  const loop = new Function("collect", "fn", "n", body);
+  const loop = new Function("collect", "fn", "n", loopBody("fn()"));
   return (fn, n) => loop(collectYoung, fn, n);
 }
 
 /** The same for an asynchronous contender: each call is awaited before the next. */
 function makeAsyncLoop(): AsyncLoop {
-  const body =
-    "collect(); const t = performance.now(); for (let i = 0; i < n; i++) await fn(); collect(); return performance.now() - t;";
-  const loop = new AsyncFunction("collect", "fn", "n", body) as unknown as (
+  const loop = new AsyncFunction("collect", "fn", "n", loopBody("await fn()")) as unknown as (
     collect: () => void,
     fn: () => Promise<void>,
     n: number,
   ) => Promise<number>;
   return (fn, n) => loop(collectYoung, fn, n);
 }
+
+/** A timed batch of `n` calls, between two collectYoung()s: the first untimed, the second timed. */
+function loopBody(call: string): string {
+  return `collect(); const t = performance.now(); for (let i = 0; i < n; i++) ${call}; collect(); return performance.now() - t;`;
+}
+
+/** V8's gc(): the one --expose-gc gives, or, when the process started without it, exposed here. */
+const gc: (options?: { type: "minor" | "major" }) => void =
+  globalThis.gc ??
+  (() => {
+    setFlagsFromString("--expose-gc");
+    return runInNewContext("gc");
+  })();
 
 /**
  * A scavenge: V8's young-generation collection, which frees what the calls just made. Each batch
@@ -294,11 +303,7 @@ function makeAsyncLoop(): AsyncLoop {
  * 7 µs interleaved with keyed's, whose own time rose to match. Only the young generation: a full
  * collection discards optimized code (it hit node:crypto's JavaScript wrapper after every batch).
  */
-const collectYoung: () => void = (() => {
-  setFlagsFromString("--expose-gc");
-  const gc = runInNewContext("gc") as (options: { type: "minor" }) => void;
-  return () => gc({ type: "minor" });
-})();
+const collectYoung = (): void => gc({ type: "minor" });
 
 /** A batch to time: contender `index`, `calls` times in a row. */
 interface Batch {
@@ -495,8 +500,6 @@ export interface AllocationResult {
 }
 
 function collect(): void {
-  const gc = globalThis.gc;
-  if (gc === undefined) throw new Error("the allocation check needs node --expose-gc");
   gc();
 }
 

@@ -16,8 +16,6 @@ import { execFileSync } from "node:child_process";
 import { createHmac, randomFillSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import {
   type TcpAoAlgorithm,
   type TcpAoSegment,
@@ -96,13 +94,6 @@ function clock(): { mhz: number; how: string } {
 }
 
 // --- allocation ---------------------------------------------------------------------------------
-
-// The harness's allocation check needs gc(); expose it when the script was started without
-// --expose-gc.
-if (globalThis.gc === undefined) {
-  setFlagsFromString("--expose-gc");
-  globalThis.gc = runInNewContext("gc") as typeof globalThis.gc;
-}
 
 // --- main ---------------------------------------------------------------------------------------
 
