@@ -6,7 +6,12 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { hmacFamily, NATIVE_CROSSOVER, type NativeFamily } from "../src/engine/select.js";
+import {
+  cmacFamily,
+  hmacFamily,
+  NATIVE_CROSSOVER,
+  type NativeFamily,
+} from "../src/engine/select.js";
 import type { OverviewCell } from "./chart.js";
 import { comparablePeers, isOurs, sizeLabel } from "./harness.js";
 
@@ -59,7 +64,7 @@ export function bestPeer(c: Case, mine: Row, only?: string): Row | undefined {
 /** The node:crypto family an algorithm's long inputs go to (engine/select.ts), if any. */
 function nativeFamilyOf(algorithm: string): NativeFamily | undefined {
   if (algorithm.startsWith("hmac-")) return hmacFamily(algorithm.slice("hmac-".length));
-  if (algorithm.startsWith("cmac-")) return algorithm as NativeFamily;
+  if (algorithm.startsWith("cmac-aes")) return cmacFamily(Number(algorithm.slice(8)) / 8);
   if (algorithm.startsWith("gmac-")) return "gmac";
   if (algorithm === "aead-chacha20-poly1305") return "chacha20-poly1305-aead";
   if (algorithm.endsWith("chacha20-poly1305")) return "chacha20-poly1305";

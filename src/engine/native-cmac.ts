@@ -10,7 +10,7 @@ import type { MacKernelState } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { hybridState, type NativeSink } from "./hybrid.js";
 import { LazyNativeKey, type NativeCipher, type NativeCrypto, nativeCrypto } from "./native.js";
-import { type NativeFamily, useNative } from "./select.js";
+import { cmacFamily, type NativeFamily, useNative } from "./select.js";
 
 const ZERO_IV = new Uint8Array(16);
 
@@ -31,7 +31,7 @@ export class NativeCmac {
 
   private constructor(key: Bytes, source: CmacSubkeySource) {
     this.cipherName = `aes-${key.length * 8}-cbc`;
-    this.family = `cmac-aes${key.length * 8}` as NativeFamily;
+    this.family = cmacFamily(key.length);
     this.nativeKey = new LazyNativeKey(key);
     this.source = source;
   }

@@ -56,6 +56,11 @@ export function useNative(family: NativeFamily, length: number): boolean {
   return length >= NATIVE_CROSSOVER[family];
 }
 
+/** The CMAC family of an AES key of `keyLength` bytes (16, 24 or 32): its rounds set keyed's cost. */
+export function cmacFamily(keyLength: number): NativeFamily {
+  return keyLength === 16 ? "cmac-aes128" : keyLength === 24 ? "cmac-aes192" : "cmac-aes256";
+}
+
 /** The family of a hash name, for HMAC. */
 export function hmacFamily(hash: string): NativeFamily {
   if (hash === "sha1") return "hmac-sha1";

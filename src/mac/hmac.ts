@@ -37,9 +37,9 @@ const OPAD = 0x5c;
 
 /**
  * What every backend derives its state from, made on first need: the key until the pad blocks
- * exist, K⊕ipad and K⊕opad (node:crypto's one-shot inner hash starts from K⊕ipad), and the hash states
- * after them (the TypeScript kernel's, and the chaining values the WebAssembly slots hold). A
- * one-shot tag on node:crypto makes none of it.
+ * exist, K⊕ipad and K⊕opad (node:crypto's one-shot inner hash starts from K⊕ipad), and the
+ * hash states after them (the TypeScript kernel's, and the chaining values the WebAssembly slots
+ * hold). A one-shot tag on node:crypto makes none of it.
  */
 class HmacKey implements HmacPadSource, NativeHmacSource, WasmHmacSource {
   readonly hash: HashFunction;
@@ -58,8 +58,9 @@ class HmacKey implements HmacPadSource, NativeHmacSource, WasmHmacSource {
   }
 
   /**
-   * K⊕ipad, K⊕opad and the inner digest's buffer, in one backing store: typed arrays over 64 bytes live off the V8 heap, and each costs about as
-   * much to allocate as a short tag takes to compute. The key copy is wiped once they exist.
+   * K⊕ipad, K⊕opad and the inner digest's buffer, in one backing store: typed arrays over 64
+   * bytes live off the V8 heap, and each costs about as much to allocate as a short tag takes to
+   * compute. The key copy is wiped once they exist.
    */
   pads(): PaddedKey {
     if (this.padded === undefined) {
