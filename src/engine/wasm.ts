@@ -65,17 +65,20 @@ export class WasmKernels<E extends KernelExports> {
    * buffer, and a detached view has length 0: cheaper to test than reading `memory.buffer`.
    */
   bytes(): Uint8Array {
-    if (this.view.byteLength === 0) {
-      this.view = new Uint8Array(this.exports.memory.buffer);
-      this.wordView = new Int32Array(this.exports.memory.buffer);
-    }
+    if (this.view.length === 0) this.renewViews();
     return this.view;
   }
 
   /** The memory as 32-bit words (a new view after the memory grows). */
   words(): Int32Array {
-    this.bytes();
+    if (this.wordView.length === 0) this.renewViews();
     return this.wordView;
+  }
+
+  /** New views on the memory's current buffer (`length`, not `byteLength`: V8 inlines it). */
+  private renewViews(): void {
+    this.view = new Uint8Array(this.exports.memory.buffer);
+    this.wordView = new Int32Array(this.exports.memory.buffer);
   }
 
   /**
