@@ -150,6 +150,25 @@ function blocks(hp: usize, rp: usize, p: usize, end: usize, lastHibit: u32): voi
   return v128.load(table + (index << 4));
 }
 
+/**
+ * Zeroes [at, at + length rounded up to 16) with v128 stores: memory.fill leaves the module for a
+ * C call in V8, which costs more than the stores for the lengths a tag or a state area has. Long
+ * runs (a whole MSG of a long message) still take memory.fill.
+ */
+function zero16(at: usize, length: usize): void {
+  if (length > 4096) {
+    memory.fill(at, 0, length);
+    return;
+  }
+  const zero = i64x2.splat(0);
+  for (let i: usize = 0; i < length; i += 16) v128.store(at + i, zero);
+}
+
+/** Copies n < 16 bytes (a partial block; memory.copy would call out of the module). */
+function copySmall(to: usize, from: usize, n: usize): void {
+  for (let i: usize = 0; i < n; i++) store<u8>(to + i, load<u8>(from + i));
+}
+
 @inline function copyLimbs(dst: usize, src: usize): void {
   store<u64>(dst, load<u64>(src));
   store<u64>(dst, load<u64>(src, 8), 8);
@@ -307,12 +326,12 @@ export function update(st: usize, len: usize): void {
   let fill = <usize>load<u32>(st, FILL);
   if (fill != 0) {
     const take = min<usize>(16 - fill, len);
-    memory.copy(st + PARTIAL + fill, p, take);
+    copySmall(st + PARTIAL + fill, p, take);
     fill += take;
     p += take;
     if (fill < 16) {
       store<u32>(st, <u32>fill, FILL);
-      memory.fill(MSG, 0, len);
+      zero16(MSG, len);
       return;
     }
     blocks(st + H, st + R, st + PARTIAL, st + PARTIAL + 16, HIBIT);
@@ -320,9 +339,9 @@ export function update(st: usize, len: usize): void {
   const whole = p + ((end - p) & ~15);
   absorb(st, p, whole, HIBIT);
   fill = end - whole;
-  if (fill != 0) memory.copy(st + PARTIAL, whole, fill);
+  if (fill != 0) copySmall(st + PARTIAL, whole, fill);
   store<u32>(st, <u32>fill, FILL);
-  memory.fill(MSG, 0, len);
+  zero16(MSG, len);
 }
 
 /**
@@ -383,11 +402,7 @@ function tag(st: usize): void {
   store<u32>(OUT, <u32>f, 8);
   f = (f >> 32) + (<u64>h4 << 8) + <u64>load<u32>(st, S + 12);
   store<u32>(OUT, <u32>f, 12);
-  if (load<u32>(st, POWERS) != 0) {
-    memory.fill(st, 0, STATE_SIZE);
-  } else {
-    for (let i: usize = 0; i < SQUARE; i += 16) v128.store(st + i, i64x2.splat(0));
-  }
+  zero16(st, load<u32>(st, POWERS) != 0 ? STATE_SIZE : SQUARE);
 }
 
 /** Absorbs the incomplete last block, writes the tag to OUT and zeroes the state area. */
@@ -413,7 +428,7 @@ export function mac(st: usize, len: usize): void {
     end += 16 - fill;
   }
   absorb(st, MSG, end, fill != 0 ? 0 : HIBIT);
-  memory.fill(MSG, 0, end - MSG);
+  zero16(MSG, end - MSG);
   tag(st);
 }
 
@@ -460,6 +475,6 @@ export function chacha_mac(len: usize, extended: bool): void {
   store<u64>(MSG + padded, 0, 8);
   const end = MSG + padded + 16;
   absorb(st, MSG, end, HIBIT);
-  memory.fill(MSG, 0, end - MSG);
+  zero16(MSG, end - MSG);
   tag(st);
 }
