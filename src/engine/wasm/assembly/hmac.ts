@@ -5,17 +5,19 @@
 // MSG, and gets the tag from OUT; or, for key setup, the initial values into the slot and the
 // two padded-key blocks into MSG (hmac_key).
 //
-// The compression functions keep the whole message schedule in sixteen locals and the working
-// variables in locals, with rounds unrolled so that the variables' roles rotate instead of their
-// values moving (FIPS 180-4 6.1.3 / 6.2.2's "alternate method" with a 16-word circular schedule):
-// one block is read from memory once and nothing else touches memory until the chaining value is
-// added back. SHA-256 and SHA-512 run a 16-round body four and five times; SHA-1's 80 rounds are
-// written out (its five roles and sixteen schedule words only line up again after 80 rounds).
+// The compression functions keep the working variables in locals, with rounds unrolled so that
+// the variables' roles rotate instead of their values moving (FIPS 180-4 6.1.3 / 6.2.2's
+// "alternate method" with a 16-word circular schedule), all 64 or 80 rounds written out. SHA-1
+// keeps its sixteen schedule words in locals too. SHA-256 and SHA-512 compute their schedule in
+// SIMD (four or two words per v128), a group ahead of the rounds, and hand each round W[t] + K[t]
+// through a 128-byte ring (WK): the vector units do the schedule's work while the scalar units do
+// the rounds, and the rounds' eight variables stay in registers (sixteen schedule words beside
+// them would spill).
 //
-// Constant time: only ARX and Boolean operations, fixed rotations, and round constants indexed by
-// the public round number; branches depend on lengths alone. No secret stays in module memory:
-// STATE, BLOCK and the padding written into MSG are zeroed before an export returns (the
-// schedule and working variables never leave locals).
+// Constant time: only ARX and Boolean operations, fixed rotations and shifts, and round constants
+// indexed by the public round number; branches depend on lengths alone. No secret stays in module
+// memory: STATE, BLOCK, WK and the padding written into MSG are zeroed before an export returns
+// (the working variables never leave locals).
 
 // Memory map (bytes), above the static data: the SIMD loops' round-constant tables (under 1 KiB;
 // the one-message kernels' constants are immediates in their unrolled rounds). Key slots
@@ -66,7 +68,10 @@ export const SLOTS: usize = MSG + MSG_CAPACITY + 256;
 }
 // --- SHA-256 (FIPS 180-4 6.2.2) ------------------------------------------------------------------
 
-/** The schedule ring of compress256: W[t] + K[t] for the sixteen rounds ahead, 4 × v128. */
+/**
+ * The schedule ring of the one-message compressions: W[t] + K[t] for the sixteen rounds ahead
+ * (compress256: 4 × v128; compress512: 8 × v128, up to STATEX).
+ */
 const WK: usize = 4480;
 /** SHA-256's round constants K (4.2.2), in order: the table the four-lane kernel reads too. */
 const K256_TABLE: StaticArray<u32> = [0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2];
@@ -707,24 +712,68 @@ function compress1(block: usize): void {
 
 // --- SHA-512 (FIPS 180-4 6.4.2) ------------------------------------------------------------------
 
-/** STATE ← compression of STATE with the 128-byte block at `block`. */
+/** SHA-512's round constants K (4.2.3), in order: the table the two-lane kernel reads too. */
+const K512_TABLE: StaticArray<u64> = [0x428a2f98d728ae22, 0x7137449123ef65cd, 0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc, 0x3956c25bf348b538, 0x59f111f1b605d019, 0x923f82a4af194f9b, 0xab1c5ed5da6d8118, 0xd807aa98a3030242, 0x12835b0145706fbe, 0x243185be4ee4b28c, 0x550c7dc3d5ffb4e2, 0x72be5d74f27b896f, 0x80deb1fe3b1696b1, 0x9bdc06a725c71235, 0xc19bf174cf692694, 0xe49b69c19ef14ad2, 0xefbe4786384f25e3, 0x0fc19dc68b8cd5b5, 0x240ca1cc77ac9c65, 0x2de92c6f592b0275, 0x4a7484aa6ea6e483, 0x5cb0a9dcbd41fbd4, 0x76f988da831153b5, 0x983e5152ee66dfab, 0xa831c66d2db43210, 0xb00327c898fb213f, 0xbf597fc7beef0ee4, 0xc6e00bf33da88fc2, 0xd5a79147930aa725, 0x06ca6351e003826f, 0x142929670a0e6e70, 0x27b70a8546d22ffc, 0x2e1b21385c26c926, 0x4d2c6dfc5ac42aed, 0x53380d139d95b3df, 0x650a73548baf63de, 0x766a0abb3c77b2a8, 0x81c2c92e47edaee6, 0x92722c851482353b, 0xa2bfe8a14cf10364, 0xa81a664bbc423001, 0xc24b8b70d0f89791, 0xc76c51a30654be30, 0xd192e819d6ef5218, 0xd69906245565a910, 0xf40e35855771202a, 0x106aa07032bbd1b8, 0x19a4c116b8d2d0c8, 0x1e376c085141ab53, 0x2748774cdf8eeb99, 0x34b0bcb5e19b48a8, 0x391c0cb3c5c95a63, 0x4ed8aa4ae3418acb, 0x5b9cca4f7763e373, 0x682e6ff3d6b2b8a3, 0x748f82ee5defb2fc, 0x78a5636f43172f60, 0x84c87814a1f0ab72, 0x8cc702081a6439ec, 0x90befffa23631e28, 0xa4506cebde82bde9, 0xbef9a3f7b2c67915, 0xc67178f2e372532b, 0xca273eceea26619c, 0xd186b8c721c0c207, 0xeada7dd6cde0eb1e, 0xf57d4f7fee6ed178, 0x06f067aa72176fba, 0x0a637dc5a2c898a6, 0x113f9804bef90dae, 0x1b710b35131c471b, 0x28db77f523047d84, 0x32caab7b40c72493, 0x3c9ebe0a15c9bebc, 0x431d67c49c100d4c, 0x4cc5d4becb3e42b6, 0x597f299cfc657e2a, 0x5fcb6fab3ad6faec, 0x6c44198c4a475817];
+const K512: usize = changetype<usize>(K512_TABLE);
+
+/** Each 64-bit lane's bytes reversed: two big-endian words in, two native ones out. */
+@inline function bswap64x2(x: v128): v128 {
+  return i8x16.shuffle(x, x, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+}
+
+/** σ0 (4.12) on two words: the rotations' two halves XORed, as their bits never meet. */
+@inline function sigma0x2(x: v128): v128 {
+  return v128.xor(
+    v128.xor(v128.xor(i64x2.shr_u(x, 1), i64x2.shl(x, 63)), v128.xor(i64x2.shr_u(x, 8), i64x2.shl(x, 56))),
+    i64x2.shr_u(x, 7),
+  );
+}
+
+/** σ1 (4.13) on two words. */
+@inline function sigma1x2(x: v128): v128 {
+  return v128.xor(
+    v128.xor(v128.xor(i64x2.shr_u(x, 19), i64x2.shl(x, 45)), v128.xor(i64x2.shr_u(x, 61), i64x2.shl(x, 3))),
+    i64x2.shr_u(x, 6),
+  );
+}
+
+/**
+ * W[t..t+1] (6.4.2 step 1: W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16]) from the groups
+ * w16 = W[t-16..t-15], w14 = W[t-14..], w8 = W[t-8..], w6 = W[t-6..] and w2 = W[t-2..t-1]; W[t-15..]
+ * and W[t-7..] straddle two groups.
+ */
+@inline function schedule512(w16: v128, w14: v128, w8: v128, w6: v128, w2: v128): v128 {
+  return i64x2.add(
+    i64x2.add(w16, sigma0x2(i64x2.shuffle(w16, w14, 1, 2))),
+    i64x2.add(i64x2.shuffle(w8, w6, 1, 2), sigma1x2(w2)),
+  );
+}
+
+/**
+ * STATE ← compression of STATE with the 128-byte block at `block` (FIPS 180-4 6.4.2). As
+ * compress256: the message schedule (6.4.2 step 1) runs in SIMD, two words at a time, W + K into
+ * the 128-byte ring at WK eight groups ahead of the rounds that load it. With two lanes, σ1's
+ * W[t-2] and W[t-1] are the previous group whole, so no split is needed.
+ * Constant time: shifts, XORs and additions only; WK is zeroed before returning.
+ */
 function compress512(block: usize): void {
-  let w0: u64 = bswap<u64>(load<u64>(block, 0));
-  let w1: u64 = bswap<u64>(load<u64>(block, 8));
-  let w2: u64 = bswap<u64>(load<u64>(block, 16));
-  let w3: u64 = bswap<u64>(load<u64>(block, 24));
-  let w4: u64 = bswap<u64>(load<u64>(block, 32));
-  let w5: u64 = bswap<u64>(load<u64>(block, 40));
-  let w6: u64 = bswap<u64>(load<u64>(block, 48));
-  let w7: u64 = bswap<u64>(load<u64>(block, 56));
-  let w8: u64 = bswap<u64>(load<u64>(block, 64));
-  let w9: u64 = bswap<u64>(load<u64>(block, 72));
-  let w10: u64 = bswap<u64>(load<u64>(block, 80));
-  let w11: u64 = bswap<u64>(load<u64>(block, 88));
-  let w12: u64 = bswap<u64>(load<u64>(block, 96));
-  let w13: u64 = bswap<u64>(load<u64>(block, 104));
-  let w14: u64 = bswap<u64>(load<u64>(block, 112));
-  let w15: u64 = bswap<u64>(load<u64>(block, 120));
+  // Message words, big-endian (5.2.2): a byte shuffle per two.
+  let m0 = bswap64x2(v128.load(block, 0));
+  let m1 = bswap64x2(v128.load(block, 16));
+  let m2 = bswap64x2(v128.load(block, 32));
+  let m3 = bswap64x2(v128.load(block, 48));
+  let m4 = bswap64x2(v128.load(block, 64));
+  let m5 = bswap64x2(v128.load(block, 80));
+  let m6 = bswap64x2(v128.load(block, 96));
+  let m7 = bswap64x2(v128.load(block, 112));
+  v128.store(WK, i64x2.add(m0, v128.load(K512, 0)));
+  v128.store(WK, i64x2.add(m1, v128.load(K512, 16)), 16);
+  v128.store(WK, i64x2.add(m2, v128.load(K512, 32)), 32);
+  v128.store(WK, i64x2.add(m3, v128.load(K512, 48)), 48);
+  v128.store(WK, i64x2.add(m4, v128.load(K512, 64)), 64);
+  v128.store(WK, i64x2.add(m5, v128.load(K512, 80)), 80);
+  v128.store(WK, i64x2.add(m6, v128.load(K512, 96)), 96);
+  v128.store(WK, i64x2.add(m7, v128.load(K512, 112)), 112);
   let a = load<u64>(STATE);
   let b = load<u64>(STATE, 8);
   let c = load<u64>(STATE, 16);
@@ -733,388 +782,422 @@ function compress512(block: usize): void {
   let f = load<u64>(STATE, 40);
   let g = load<u64>(STATE, 48);
   let h = load<u64>(STATE, 56);
-  h += S1_64(e) + ch<u64>(e, f, g) + 0x428a2f98d728ae22 + w0;
+  let x0: u64 = 0;
+  let x1: u64 = 0;
+  h += S1_64(e) + ch<u64>(e, f, g) + load<u64>(WK);
   d += h;
-  let x1 = b ^ c;
-  let x0 = a ^ b;
+  x1 = b ^ c;
+  x0 = a ^ b;
   h += S0_64(a) + (b ^ (x0 & x1));
-  g += S1_64(d) + ch<u64>(d, e, f) + 0x7137449123ef65cd + w1;
+  g += S1_64(d) + ch<u64>(d, e, f) + load<u64>(WK, 8);
   c += g;
   x1 = h ^ a;
   g += S0_64(h) + (a ^ (x1 & x0));
-  f += S1_64(c) + ch<u64>(c, d, e) + 0xb5c0fbcfec4d3b2f + w2;
+  // W[16..17] + K, into the ring slot rounds 0-1 just read.
+  m0 = schedule512(m0, m1, m4, m5, m7);
+  v128.store(WK, i64x2.add(m0, v128.load(K512, 128)));
+  f += S1_64(c) + ch<u64>(c, d, e) + load<u64>(WK, 16);
   b += f;
   x0 = g ^ h;
   f += S0_64(g) + (h ^ (x0 & x1));
-  e += S1_64(b) + ch<u64>(b, c, d) + 0xe9b5dba58189dbbc + w3;
+  e += S1_64(b) + ch<u64>(b, c, d) + load<u64>(WK, 24);
   a += e;
   x1 = f ^ g;
   e += S0_64(f) + (g ^ (x1 & x0));
-  d += S1_64(a) + ch<u64>(a, b, c) + 0x3956c25bf348b538 + w4;
+  // W[18..19] + K, into the ring slot rounds 2-3 just read.
+  m1 = schedule512(m1, m2, m5, m6, m0);
+  v128.store(WK, i64x2.add(m1, v128.load(K512, 144)), 16);
+  d += S1_64(a) + ch<u64>(a, b, c) + load<u64>(WK, 32);
   h += d;
   x0 = e ^ f;
   d += S0_64(e) + (f ^ (x0 & x1));
-  c += S1_64(h) + ch<u64>(h, a, b) + 0x59f111f1b605d019 + w5;
+  c += S1_64(h) + ch<u64>(h, a, b) + load<u64>(WK, 40);
   g += c;
   x1 = d ^ e;
   c += S0_64(d) + (e ^ (x1 & x0));
-  b += S1_64(g) + ch<u64>(g, h, a) + 0x923f82a4af194f9b + w6;
+  // W[20..21] + K, into the ring slot rounds 4-5 just read.
+  m2 = schedule512(m2, m3, m6, m7, m1);
+  v128.store(WK, i64x2.add(m2, v128.load(K512, 160)), 32);
+  b += S1_64(g) + ch<u64>(g, h, a) + load<u64>(WK, 48);
   f += b;
   x0 = c ^ d;
   b += S0_64(c) + (d ^ (x0 & x1));
-  a += S1_64(f) + ch<u64>(f, g, h) + 0xab1c5ed5da6d8118 + w7;
+  a += S1_64(f) + ch<u64>(f, g, h) + load<u64>(WK, 56);
   e += a;
   x1 = b ^ c;
   a += S0_64(b) + (c ^ (x1 & x0));
-  h += S1_64(e) + ch<u64>(e, f, g) + 0xd807aa98a3030242 + w8;
+  // W[22..23] + K, into the ring slot rounds 6-7 just read.
+  m3 = schedule512(m3, m4, m7, m0, m2);
+  v128.store(WK, i64x2.add(m3, v128.load(K512, 176)), 48);
+  h += S1_64(e) + ch<u64>(e, f, g) + load<u64>(WK, 64);
   d += h;
   x0 = a ^ b;
   h += S0_64(a) + (b ^ (x0 & x1));
-  g += S1_64(d) + ch<u64>(d, e, f) + 0x12835b0145706fbe + w9;
+  g += S1_64(d) + ch<u64>(d, e, f) + load<u64>(WK, 72);
   c += g;
   x1 = h ^ a;
   g += S0_64(h) + (a ^ (x1 & x0));
-  f += S1_64(c) + ch<u64>(c, d, e) + 0x243185be4ee4b28c + w10;
+  // W[24..25] + K, into the ring slot rounds 8-9 just read.
+  m4 = schedule512(m4, m5, m0, m1, m3);
+  v128.store(WK, i64x2.add(m4, v128.load(K512, 192)), 64);
+  f += S1_64(c) + ch<u64>(c, d, e) + load<u64>(WK, 80);
   b += f;
   x0 = g ^ h;
   f += S0_64(g) + (h ^ (x0 & x1));
-  e += S1_64(b) + ch<u64>(b, c, d) + 0x550c7dc3d5ffb4e2 + w11;
+  e += S1_64(b) + ch<u64>(b, c, d) + load<u64>(WK, 88);
   a += e;
   x1 = f ^ g;
   e += S0_64(f) + (g ^ (x1 & x0));
-  d += S1_64(a) + ch<u64>(a, b, c) + 0x72be5d74f27b896f + w12;
+  // W[26..27] + K, into the ring slot rounds 10-11 just read.
+  m5 = schedule512(m5, m6, m1, m2, m4);
+  v128.store(WK, i64x2.add(m5, v128.load(K512, 208)), 80);
+  d += S1_64(a) + ch<u64>(a, b, c) + load<u64>(WK, 96);
   h += d;
   x0 = e ^ f;
   d += S0_64(e) + (f ^ (x0 & x1));
-  c += S1_64(h) + ch<u64>(h, a, b) + 0x80deb1fe3b1696b1 + w13;
+  c += S1_64(h) + ch<u64>(h, a, b) + load<u64>(WK, 104);
   g += c;
   x1 = d ^ e;
   c += S0_64(d) + (e ^ (x1 & x0));
-  b += S1_64(g) + ch<u64>(g, h, a) + 0x9bdc06a725c71235 + w14;
+  // W[28..29] + K, into the ring slot rounds 12-13 just read.
+  m6 = schedule512(m6, m7, m2, m3, m5);
+  v128.store(WK, i64x2.add(m6, v128.load(K512, 224)), 96);
+  b += S1_64(g) + ch<u64>(g, h, a) + load<u64>(WK, 112);
   f += b;
   x0 = c ^ d;
   b += S0_64(c) + (d ^ (x0 & x1));
-  a += S1_64(f) + ch<u64>(f, g, h) + 0xc19bf174cf692694 + w15;
+  a += S1_64(f) + ch<u64>(f, g, h) + load<u64>(WK, 120);
   e += a;
   x1 = b ^ c;
   a += S0_64(b) + (c ^ (x1 & x0));
-  w0 += s1_64(w14) + w9 + s0_64(w1);
-  h += S1_64(e) + ch<u64>(e, f, g) + 0xe49b69c19ef14ad2 + w0;
+  // W[30..31] + K, into the ring slot rounds 14-15 just read.
+  m7 = schedule512(m7, m0, m3, m4, m6);
+  v128.store(WK, i64x2.add(m7, v128.load(K512, 240)), 112);
+  h += S1_64(e) + ch<u64>(e, f, g) + load<u64>(WK);
   d += h;
   x0 = a ^ b;
   h += S0_64(a) + (b ^ (x0 & x1));
-  w1 += s1_64(w15) + w10 + s0_64(w2);
-  g += S1_64(d) + ch<u64>(d, e, f) + 0xefbe4786384f25e3 + w1;
+  g += S1_64(d) + ch<u64>(d, e, f) + load<u64>(WK, 8);
   c += g;
   x1 = h ^ a;
   g += S0_64(h) + (a ^ (x1 & x0));
-  w2 += s1_64(w0) + w11 + s0_64(w3);
-  f += S1_64(c) + ch<u64>(c, d, e) + 0x0fc19dc68b8cd5b5 + w2;
+  // W[32..33] + K, into the ring slot rounds 16-17 just read.
+  m0 = schedule512(m0, m1, m4, m5, m7);
+  v128.store(WK, i64x2.add(m0, v128.load(K512, 256)));
+  f += S1_64(c) + ch<u64>(c, d, e) + load<u64>(WK, 16);
   b += f;
   x0 = g ^ h;
   f += S0_64(g) + (h ^ (x0 & x1));
-  w3 += s1_64(w1) + w12 + s0_64(w4);
-  e += S1_64(b) + ch<u64>(b, c, d) + 0x240ca1cc77ac9c65 + w3;
+  e += S1_64(b) + ch<u64>(b, c, d) + load<u64>(WK, 24);
   a += e;
   x1 = f ^ g;
   e += S0_64(f) + (g ^ (x1 & x0));
-  w4 += s1_64(w2) + w13 + s0_64(w5);
-  d += S1_64(a) + ch<u64>(a, b, c) + 0x2de92c6f592b0275 + w4;
+  // W[34..35] + K, into the ring slot rounds 18-19 just read.
+  m1 = schedule512(m1, m2, m5, m6, m0);
+  v128.store(WK, i64x2.add(m1, v128.load(K512, 272)), 16);
+  d += S1_64(a) + ch<u64>(a, b, c) + load<u64>(WK, 32);
   h += d;
   x0 = e ^ f;
   d += S0_64(e) + (f ^ (x0 & x1));
-  w5 += s1_64(w3) + w14 + s0_64(w6);
-  c += S1_64(h) + ch<u64>(h, a, b) + 0x4a7484aa6ea6e483 + w5;
+  c += S1_64(h) + ch<u64>(h, a, b) + load<u64>(WK, 40);
   g += c;
   x1 = d ^ e;
   c += S0_64(d) + (e ^ (x1 & x0));
-  w6 += s1_64(w4) + w15 + s0_64(w7);
-  b += S1_64(g) + ch<u64>(g, h, a) + 0x5cb0a9dcbd41fbd4 + w6;
+  // W[36..37] + K, into the ring slot rounds 20-21 just read.
+  m2 = schedule512(m2, m3, m6, m7, m1);
+  v128.store(WK, i64x2.add(m2, v128.load(K512, 288)), 32);
+  b += S1_64(g) + ch<u64>(g, h, a) + load<u64>(WK, 48);
   f += b;
   x0 = c ^ d;
   b += S0_64(c) + (d ^ (x0 & x1));
-  w7 += s1_64(w5) + w0 + s0_64(w8);
-  a += S1_64(f) + ch<u64>(f, g, h) + 0x76f988da831153b5 + w7;
+  a += S1_64(f) + ch<u64>(f, g, h) + load<u64>(WK, 56);
   e += a;
   x1 = b ^ c;
   a += S0_64(b) + (c ^ (x1 & x0));
-  w8 += s1_64(w6) + w1 + s0_64(w9);
-  h += S1_64(e) + ch<u64>(e, f, g) + 0x983e5152ee66dfab + w8;
+  // W[38..39] + K, into the ring slot rounds 22-23 just read.
+  m3 = schedule512(m3, m4, m7, m0, m2);
+  v128.store(WK, i64x2.add(m3, v128.load(K512, 304)), 48);
+  h += S1_64(e) + ch<u64>(e, f, g) + load<u64>(WK, 64);
   d += h;
   x0 = a ^ b;
   h += S0_64(a) + (b ^ (x0 & x1));
-  w9 += s1_64(w7) + w2 + s0_64(w10);
-  g += S1_64(d) + ch<u64>(d, e, f) + 0xa831c66d2db43210 + w9;
+  g += S1_64(d) + ch<u64>(d, e, f) + load<u64>(WK, 72);
   c += g;
   x1 = h ^ a;
   g += S0_64(h) + (a ^ (x1 & x0));
-  w10 += s1_64(w8) + w3 + s0_64(w11);
-  f += S1_64(c) + ch<u64>(c, d, e) + 0xb00327c898fb213f + w10;
+  // W[40..41] + K, into the ring slot rounds 24-25 just read.
+  m4 = schedule512(m4, m5, m0, m1, m3);
+  v128.store(WK, i64x2.add(m4, v128.load(K512, 320)), 64);
+  f += S1_64(c) + ch<u64>(c, d, e) + load<u64>(WK, 80);
   b += f;
   x0 = g ^ h;
   f += S0_64(g) + (h ^ (x0 & x1));
-  w11 += s1_64(w9) + w4 + s0_64(w12);
-  e += S1_64(b) + ch<u64>(b, c, d) + 0xbf597fc7beef0ee4 + w11;
+  e += S1_64(b) + ch<u64>(b, c, d) + load<u64>(WK, 88);
   a += e;
   x1 = f ^ g;
   e += S0_64(f) + (g ^ (x1 & x0));
-  w12 += s1_64(w10) + w5 + s0_64(w13);
-  d += S1_64(a) + ch<u64>(a, b, c) + 0xc6e00bf33da88fc2 + w12;
+  // W[42..43] + K, into the ring slot rounds 26-27 just read.
+  m5 = schedule512(m5, m6, m1, m2, m4);
+  v128.store(WK, i64x2.add(m5, v128.load(K512, 336)), 80);
+  d += S1_64(a) + ch<u64>(a, b, c) + load<u64>(WK, 96);
   h += d;
   x0 = e ^ f;
   d += S0_64(e) + (f ^ (x0 & x1));
-  w13 += s1_64(w11) + w6 + s0_64(w14);
-  c += S1_64(h) + ch<u64>(h, a, b) + 0xd5a79147930aa725 + w13;
+  c += S1_64(h) + ch<u64>(h, a, b) + load<u64>(WK, 104);
   g += c;
   x1 = d ^ e;
   c += S0_64(d) + (e ^ (x1 & x0));
-  w14 += s1_64(w12) + w7 + s0_64(w15);
-  b += S1_64(g) + ch<u64>(g, h, a) + 0x06ca6351e003826f + w14;
+  // W[44..45] + K, into the ring slot rounds 28-29 just read.
+  m6 = schedule512(m6, m7, m2, m3, m5);
+  v128.store(WK, i64x2.add(m6, v128.load(K512, 352)), 96);
+  b += S1_64(g) + ch<u64>(g, h, a) + load<u64>(WK, 112);
   f += b;
   x0 = c ^ d;
   b += S0_64(c) + (d ^ (x0 & x1));
-  w15 += s1_64(w13) + w8 + s0_64(w0);
-  a += S1_64(f) + ch<u64>(f, g, h) + 0x142929670a0e6e70 + w15;
+  a += S1_64(f) + ch<u64>(f, g, h) + load<u64>(WK, 120);
   e += a;
   x1 = b ^ c;
   a += S0_64(b) + (c ^ (x1 & x0));
-  w0 += s1_64(w14) + w9 + s0_64(w1);
-  h += S1_64(e) + ch<u64>(e, f, g) + 0x27b70a8546d22ffc + w0;
+  // W[46..47] + K, into the ring slot rounds 30-31 just read.
+  m7 = schedule512(m7, m0, m3, m4, m6);
+  v128.store(WK, i64x2.add(m7, v128.load(K512, 368)), 112);
+  h += S1_64(e) + ch<u64>(e, f, g) + load<u64>(WK);
   d += h;
   x0 = a ^ b;
   h += S0_64(a) + (b ^ (x0 & x1));
-  w1 += s1_64(w15) + w10 + s0_64(w2);
-  g += S1_64(d) + ch<u64>(d, e, f) + 0x2e1b21385c26c926 + w1;
+  g += S1_64(d) + ch<u64>(d, e, f) + load<u64>(WK, 8);
   c += g;
   x1 = h ^ a;
   g += S0_64(h) + (a ^ (x1 & x0));
-  w2 += s1_64(w0) + w11 + s0_64(w3);
-  f += S1_64(c) + ch<u64>(c, d, e) + 0x4d2c6dfc5ac42aed + w2;
+  // W[48..49] + K, into the ring slot rounds 32-33 just read.
+  m0 = schedule512(m0, m1, m4, m5, m7);
+  v128.store(WK, i64x2.add(m0, v128.load(K512, 384)));
+  f += S1_64(c) + ch<u64>(c, d, e) + load<u64>(WK, 16);
   b += f;
   x0 = g ^ h;
   f += S0_64(g) + (h ^ (x0 & x1));
-  w3 += s1_64(w1) + w12 + s0_64(w4);
-  e += S1_64(b) + ch<u64>(b, c, d) + 0x53380d139d95b3df + w3;
+  e += S1_64(b) + ch<u64>(b, c, d) + load<u64>(WK, 24);
   a += e;
   x1 = f ^ g;
   e += S0_64(f) + (g ^ (x1 & x0));
-  w4 += s1_64(w2) + w13 + s0_64(w5);
-  d += S1_64(a) + ch<u64>(a, b, c) + 0x650a73548baf63de + w4;
+  // W[50..51] + K, into the ring slot rounds 34-35 just read.
+  m1 = schedule512(m1, m2, m5, m6, m0);
+  v128.store(WK, i64x2.add(m1, v128.load(K512, 400)), 16);
+  d += S1_64(a) + ch<u64>(a, b, c) + load<u64>(WK, 32);
   h += d;
   x0 = e ^ f;
   d += S0_64(e) + (f ^ (x0 & x1));
-  w5 += s1_64(w3) + w14 + s0_64(w6);
-  c += S1_64(h) + ch<u64>(h, a, b) + 0x766a0abb3c77b2a8 + w5;
+  c += S1_64(h) + ch<u64>(h, a, b) + load<u64>(WK, 40);
   g += c;
   x1 = d ^ e;
   c += S0_64(d) + (e ^ (x1 & x0));
-  w6 += s1_64(w4) + w15 + s0_64(w7);
-  b += S1_64(g) + ch<u64>(g, h, a) + 0x81c2c92e47edaee6 + w6;
+  // W[52..53] + K, into the ring slot rounds 36-37 just read.
+  m2 = schedule512(m2, m3, m6, m7, m1);
+  v128.store(WK, i64x2.add(m2, v128.load(K512, 416)), 32);
+  b += S1_64(g) + ch<u64>(g, h, a) + load<u64>(WK, 48);
   f += b;
   x0 = c ^ d;
   b += S0_64(c) + (d ^ (x0 & x1));
-  w7 += s1_64(w5) + w0 + s0_64(w8);
-  a += S1_64(f) + ch<u64>(f, g, h) + 0x92722c851482353b + w7;
+  a += S1_64(f) + ch<u64>(f, g, h) + load<u64>(WK, 56);
   e += a;
   x1 = b ^ c;
   a += S0_64(b) + (c ^ (x1 & x0));
-  w8 += s1_64(w6) + w1 + s0_64(w9);
-  h += S1_64(e) + ch<u64>(e, f, g) + 0xa2bfe8a14cf10364 + w8;
+  // W[54..55] + K, into the ring slot rounds 38-39 just read.
+  m3 = schedule512(m3, m4, m7, m0, m2);
+  v128.store(WK, i64x2.add(m3, v128.load(K512, 432)), 48);
+  h += S1_64(e) + ch<u64>(e, f, g) + load<u64>(WK, 64);
   d += h;
   x0 = a ^ b;
   h += S0_64(a) + (b ^ (x0 & x1));
-  w9 += s1_64(w7) + w2 + s0_64(w10);
-  g += S1_64(d) + ch<u64>(d, e, f) + 0xa81a664bbc423001 + w9;
+  g += S1_64(d) + ch<u64>(d, e, f) + load<u64>(WK, 72);
   c += g;
   x1 = h ^ a;
   g += S0_64(h) + (a ^ (x1 & x0));
-  w10 += s1_64(w8) + w3 + s0_64(w11);
-  f += S1_64(c) + ch<u64>(c, d, e) + 0xc24b8b70d0f89791 + w10;
+  // W[56..57] + K, into the ring slot rounds 40-41 just read.
+  m4 = schedule512(m4, m5, m0, m1, m3);
+  v128.store(WK, i64x2.add(m4, v128.load(K512, 448)), 64);
+  f += S1_64(c) + ch<u64>(c, d, e) + load<u64>(WK, 80);
   b += f;
   x0 = g ^ h;
   f += S0_64(g) + (h ^ (x0 & x1));
-  w11 += s1_64(w9) + w4 + s0_64(w12);
-  e += S1_64(b) + ch<u64>(b, c, d) + 0xc76c51a30654be30 + w11;
+  e += S1_64(b) + ch<u64>(b, c, d) + load<u64>(WK, 88);
   a += e;
   x1 = f ^ g;
   e += S0_64(f) + (g ^ (x1 & x0));
-  w12 += s1_64(w10) + w5 + s0_64(w13);
-  d += S1_64(a) + ch<u64>(a, b, c) + 0xd192e819d6ef5218 + w12;
+  // W[58..59] + K, into the ring slot rounds 42-43 just read.
+  m5 = schedule512(m5, m6, m1, m2, m4);
+  v128.store(WK, i64x2.add(m5, v128.load(K512, 464)), 80);
+  d += S1_64(a) + ch<u64>(a, b, c) + load<u64>(WK, 96);
   h += d;
   x0 = e ^ f;
   d += S0_64(e) + (f ^ (x0 & x1));
-  w13 += s1_64(w11) + w6 + s0_64(w14);
-  c += S1_64(h) + ch<u64>(h, a, b) + 0xd69906245565a910 + w13;
+  c += S1_64(h) + ch<u64>(h, a, b) + load<u64>(WK, 104);
   g += c;
   x1 = d ^ e;
   c += S0_64(d) + (e ^ (x1 & x0));
-  w14 += s1_64(w12) + w7 + s0_64(w15);
-  b += S1_64(g) + ch<u64>(g, h, a) + 0xf40e35855771202a + w14;
+  // W[60..61] + K, into the ring slot rounds 44-45 just read.
+  m6 = schedule512(m6, m7, m2, m3, m5);
+  v128.store(WK, i64x2.add(m6, v128.load(K512, 480)), 96);
+  b += S1_64(g) + ch<u64>(g, h, a) + load<u64>(WK, 112);
   f += b;
   x0 = c ^ d;
   b += S0_64(c) + (d ^ (x0 & x1));
-  w15 += s1_64(w13) + w8 + s0_64(w0);
-  a += S1_64(f) + ch<u64>(f, g, h) + 0x106aa07032bbd1b8 + w15;
+  a += S1_64(f) + ch<u64>(f, g, h) + load<u64>(WK, 120);
   e += a;
   x1 = b ^ c;
   a += S0_64(b) + (c ^ (x1 & x0));
-  w0 += s1_64(w14) + w9 + s0_64(w1);
-  h += S1_64(e) + ch<u64>(e, f, g) + 0x19a4c116b8d2d0c8 + w0;
+  // W[62..63] + K, into the ring slot rounds 46-47 just read.
+  m7 = schedule512(m7, m0, m3, m4, m6);
+  v128.store(WK, i64x2.add(m7, v128.load(K512, 496)), 112);
+  h += S1_64(e) + ch<u64>(e, f, g) + load<u64>(WK);
   d += h;
   x0 = a ^ b;
   h += S0_64(a) + (b ^ (x0 & x1));
-  w1 += s1_64(w15) + w10 + s0_64(w2);
-  g += S1_64(d) + ch<u64>(d, e, f) + 0x1e376c085141ab53 + w1;
+  g += S1_64(d) + ch<u64>(d, e, f) + load<u64>(WK, 8);
   c += g;
   x1 = h ^ a;
   g += S0_64(h) + (a ^ (x1 & x0));
-  w2 += s1_64(w0) + w11 + s0_64(w3);
-  f += S1_64(c) + ch<u64>(c, d, e) + 0x2748774cdf8eeb99 + w2;
+  // W[64..65] + K, into the ring slot rounds 48-49 just read.
+  m0 = schedule512(m0, m1, m4, m5, m7);
+  v128.store(WK, i64x2.add(m0, v128.load(K512, 512)));
+  f += S1_64(c) + ch<u64>(c, d, e) + load<u64>(WK, 16);
   b += f;
   x0 = g ^ h;
   f += S0_64(g) + (h ^ (x0 & x1));
-  w3 += s1_64(w1) + w12 + s0_64(w4);
-  e += S1_64(b) + ch<u64>(b, c, d) + 0x34b0bcb5e19b48a8 + w3;
+  e += S1_64(b) + ch<u64>(b, c, d) + load<u64>(WK, 24);
   a += e;
   x1 = f ^ g;
   e += S0_64(f) + (g ^ (x1 & x0));
-  w4 += s1_64(w2) + w13 + s0_64(w5);
-  d += S1_64(a) + ch<u64>(a, b, c) + 0x391c0cb3c5c95a63 + w4;
+  // W[66..67] + K, into the ring slot rounds 50-51 just read.
+  m1 = schedule512(m1, m2, m5, m6, m0);
+  v128.store(WK, i64x2.add(m1, v128.load(K512, 528)), 16);
+  d += S1_64(a) + ch<u64>(a, b, c) + load<u64>(WK, 32);
   h += d;
   x0 = e ^ f;
   d += S0_64(e) + (f ^ (x0 & x1));
-  w5 += s1_64(w3) + w14 + s0_64(w6);
-  c += S1_64(h) + ch<u64>(h, a, b) + 0x4ed8aa4ae3418acb + w5;
+  c += S1_64(h) + ch<u64>(h, a, b) + load<u64>(WK, 40);
   g += c;
   x1 = d ^ e;
   c += S0_64(d) + (e ^ (x1 & x0));
-  w6 += s1_64(w4) + w15 + s0_64(w7);
-  b += S1_64(g) + ch<u64>(g, h, a) + 0x5b9cca4f7763e373 + w6;
+  // W[68..69] + K, into the ring slot rounds 52-53 just read.
+  m2 = schedule512(m2, m3, m6, m7, m1);
+  v128.store(WK, i64x2.add(m2, v128.load(K512, 544)), 32);
+  b += S1_64(g) + ch<u64>(g, h, a) + load<u64>(WK, 48);
   f += b;
   x0 = c ^ d;
   b += S0_64(c) + (d ^ (x0 & x1));
-  w7 += s1_64(w5) + w0 + s0_64(w8);
-  a += S1_64(f) + ch<u64>(f, g, h) + 0x682e6ff3d6b2b8a3 + w7;
+  a += S1_64(f) + ch<u64>(f, g, h) + load<u64>(WK, 56);
   e += a;
   x1 = b ^ c;
   a += S0_64(b) + (c ^ (x1 & x0));
-  w8 += s1_64(w6) + w1 + s0_64(w9);
-  h += S1_64(e) + ch<u64>(e, f, g) + 0x748f82ee5defb2fc + w8;
+  // W[70..71] + K, into the ring slot rounds 54-55 just read.
+  m3 = schedule512(m3, m4, m7, m0, m2);
+  v128.store(WK, i64x2.add(m3, v128.load(K512, 560)), 48);
+  h += S1_64(e) + ch<u64>(e, f, g) + load<u64>(WK, 64);
   d += h;
   x0 = a ^ b;
   h += S0_64(a) + (b ^ (x0 & x1));
-  w9 += s1_64(w7) + w2 + s0_64(w10);
-  g += S1_64(d) + ch<u64>(d, e, f) + 0x78a5636f43172f60 + w9;
+  g += S1_64(d) + ch<u64>(d, e, f) + load<u64>(WK, 72);
   c += g;
   x1 = h ^ a;
   g += S0_64(h) + (a ^ (x1 & x0));
-  w10 += s1_64(w8) + w3 + s0_64(w11);
-  f += S1_64(c) + ch<u64>(c, d, e) + 0x84c87814a1f0ab72 + w10;
+  // W[72..73] + K, into the ring slot rounds 56-57 just read.
+  m4 = schedule512(m4, m5, m0, m1, m3);
+  v128.store(WK, i64x2.add(m4, v128.load(K512, 576)), 64);
+  f += S1_64(c) + ch<u64>(c, d, e) + load<u64>(WK, 80);
   b += f;
   x0 = g ^ h;
   f += S0_64(g) + (h ^ (x0 & x1));
-  w11 += s1_64(w9) + w4 + s0_64(w12);
-  e += S1_64(b) + ch<u64>(b, c, d) + 0x8cc702081a6439ec + w11;
+  e += S1_64(b) + ch<u64>(b, c, d) + load<u64>(WK, 88);
   a += e;
   x1 = f ^ g;
   e += S0_64(f) + (g ^ (x1 & x0));
-  w12 += s1_64(w10) + w5 + s0_64(w13);
-  d += S1_64(a) + ch<u64>(a, b, c) + 0x90befffa23631e28 + w12;
+  // W[74..75] + K, into the ring slot rounds 58-59 just read.
+  m5 = schedule512(m5, m6, m1, m2, m4);
+  v128.store(WK, i64x2.add(m5, v128.load(K512, 592)), 80);
+  d += S1_64(a) + ch<u64>(a, b, c) + load<u64>(WK, 96);
   h += d;
   x0 = e ^ f;
   d += S0_64(e) + (f ^ (x0 & x1));
-  w13 += s1_64(w11) + w6 + s0_64(w14);
-  c += S1_64(h) + ch<u64>(h, a, b) + 0xa4506cebde82bde9 + w13;
+  c += S1_64(h) + ch<u64>(h, a, b) + load<u64>(WK, 104);
   g += c;
   x1 = d ^ e;
   c += S0_64(d) + (e ^ (x1 & x0));
-  w14 += s1_64(w12) + w7 + s0_64(w15);
-  b += S1_64(g) + ch<u64>(g, h, a) + 0xbef9a3f7b2c67915 + w14;
+  // W[76..77] + K, into the ring slot rounds 60-61 just read.
+  m6 = schedule512(m6, m7, m2, m3, m5);
+  v128.store(WK, i64x2.add(m6, v128.load(K512, 608)), 96);
+  b += S1_64(g) + ch<u64>(g, h, a) + load<u64>(WK, 112);
   f += b;
   x0 = c ^ d;
   b += S0_64(c) + (d ^ (x0 & x1));
-  w15 += s1_64(w13) + w8 + s0_64(w0);
-  a += S1_64(f) + ch<u64>(f, g, h) + 0xc67178f2e372532b + w15;
+  a += S1_64(f) + ch<u64>(f, g, h) + load<u64>(WK, 120);
   e += a;
   x1 = b ^ c;
   a += S0_64(b) + (c ^ (x1 & x0));
-  w0 += s1_64(w14) + w9 + s0_64(w1);
-  h += S1_64(e) + ch<u64>(e, f, g) + 0xca273eceea26619c + w0;
+  // W[78..79] + K, into the ring slot rounds 62-63 just read.
+  m7 = schedule512(m7, m0, m3, m4, m6);
+  v128.store(WK, i64x2.add(m7, v128.load(K512, 624)), 112);
+  h += S1_64(e) + ch<u64>(e, f, g) + load<u64>(WK);
   d += h;
   x0 = a ^ b;
   h += S0_64(a) + (b ^ (x0 & x1));
-  w1 += s1_64(w15) + w10 + s0_64(w2);
-  g += S1_64(d) + ch<u64>(d, e, f) + 0xd186b8c721c0c207 + w1;
+  g += S1_64(d) + ch<u64>(d, e, f) + load<u64>(WK, 8);
   c += g;
   x1 = h ^ a;
   g += S0_64(h) + (a ^ (x1 & x0));
-  w2 += s1_64(w0) + w11 + s0_64(w3);
-  f += S1_64(c) + ch<u64>(c, d, e) + 0xeada7dd6cde0eb1e + w2;
+  f += S1_64(c) + ch<u64>(c, d, e) + load<u64>(WK, 16);
   b += f;
   x0 = g ^ h;
   f += S0_64(g) + (h ^ (x0 & x1));
-  w3 += s1_64(w1) + w12 + s0_64(w4);
-  e += S1_64(b) + ch<u64>(b, c, d) + 0xf57d4f7fee6ed178 + w3;
+  e += S1_64(b) + ch<u64>(b, c, d) + load<u64>(WK, 24);
   a += e;
   x1 = f ^ g;
   e += S0_64(f) + (g ^ (x1 & x0));
-  w4 += s1_64(w2) + w13 + s0_64(w5);
-  d += S1_64(a) + ch<u64>(a, b, c) + 0x06f067aa72176fba + w4;
+  d += S1_64(a) + ch<u64>(a, b, c) + load<u64>(WK, 32);
   h += d;
   x0 = e ^ f;
   d += S0_64(e) + (f ^ (x0 & x1));
-  w5 += s1_64(w3) + w14 + s0_64(w6);
-  c += S1_64(h) + ch<u64>(h, a, b) + 0x0a637dc5a2c898a6 + w5;
+  c += S1_64(h) + ch<u64>(h, a, b) + load<u64>(WK, 40);
   g += c;
   x1 = d ^ e;
   c += S0_64(d) + (e ^ (x1 & x0));
-  w6 += s1_64(w4) + w15 + s0_64(w7);
-  b += S1_64(g) + ch<u64>(g, h, a) + 0x113f9804bef90dae + w6;
+  b += S1_64(g) + ch<u64>(g, h, a) + load<u64>(WK, 48);
   f += b;
   x0 = c ^ d;
   b += S0_64(c) + (d ^ (x0 & x1));
-  w7 += s1_64(w5) + w0 + s0_64(w8);
-  a += S1_64(f) + ch<u64>(f, g, h) + 0x1b710b35131c471b + w7;
+  a += S1_64(f) + ch<u64>(f, g, h) + load<u64>(WK, 56);
   e += a;
   x1 = b ^ c;
   a += S0_64(b) + (c ^ (x1 & x0));
-  w8 += s1_64(w6) + w1 + s0_64(w9);
-  h += S1_64(e) + ch<u64>(e, f, g) + 0x28db77f523047d84 + w8;
+  h += S1_64(e) + ch<u64>(e, f, g) + load<u64>(WK, 64);
   d += h;
   x0 = a ^ b;
   h += S0_64(a) + (b ^ (x0 & x1));
-  w9 += s1_64(w7) + w2 + s0_64(w10);
-  g += S1_64(d) + ch<u64>(d, e, f) + 0x32caab7b40c72493 + w9;
+  g += S1_64(d) + ch<u64>(d, e, f) + load<u64>(WK, 72);
   c += g;
   x1 = h ^ a;
   g += S0_64(h) + (a ^ (x1 & x0));
-  w10 += s1_64(w8) + w3 + s0_64(w11);
-  f += S1_64(c) + ch<u64>(c, d, e) + 0x3c9ebe0a15c9bebc + w10;
+  f += S1_64(c) + ch<u64>(c, d, e) + load<u64>(WK, 80);
   b += f;
   x0 = g ^ h;
   f += S0_64(g) + (h ^ (x0 & x1));
-  w11 += s1_64(w9) + w4 + s0_64(w12);
-  e += S1_64(b) + ch<u64>(b, c, d) + 0x431d67c49c100d4c + w11;
+  e += S1_64(b) + ch<u64>(b, c, d) + load<u64>(WK, 88);
   a += e;
   x1 = f ^ g;
   e += S0_64(f) + (g ^ (x1 & x0));
-  w12 += s1_64(w10) + w5 + s0_64(w13);
-  d += S1_64(a) + ch<u64>(a, b, c) + 0x4cc5d4becb3e42b6 + w12;
+  d += S1_64(a) + ch<u64>(a, b, c) + load<u64>(WK, 96);
   h += d;
   x0 = e ^ f;
   d += S0_64(e) + (f ^ (x0 & x1));
-  w13 += s1_64(w11) + w6 + s0_64(w14);
-  c += S1_64(h) + ch<u64>(h, a, b) + 0x597f299cfc657e2a + w13;
+  c += S1_64(h) + ch<u64>(h, a, b) + load<u64>(WK, 104);
   g += c;
   x1 = d ^ e;
   c += S0_64(d) + (e ^ (x1 & x0));
-  w14 += s1_64(w12) + w7 + s0_64(w15);
-  b += S1_64(g) + ch<u64>(g, h, a) + 0x5fcb6fab3ad6faec + w14;
+  b += S1_64(g) + ch<u64>(g, h, a) + load<u64>(WK, 112);
   f += b;
   x0 = c ^ d;
   b += S0_64(c) + (d ^ (x0 & x1));
-  w15 += s1_64(w13) + w8 + s0_64(w0);
-  a += S1_64(f) + ch<u64>(f, g, h) + 0x6c44198c4a475817 + w15;
+  a += S1_64(f) + ch<u64>(f, g, h) + load<u64>(WK, 120);
   e += a;
   x1 = b ^ c;
   a += S0_64(b) + (c ^ (x1 & x0));
@@ -1126,7 +1209,17 @@ function compress512(block: usize): void {
   store<u64>(STATE, load<u64>(STATE, 40) + f, 40);
   store<u64>(STATE, load<u64>(STATE, 48) + g, 48);
   store<u64>(STATE, load<u64>(STATE, 56) + h, 56);
+  const zero = i64x2.splat(0);
+  v128.store(WK, zero);
+  v128.store(WK, zero, 16);
+  v128.store(WK, zero, 32);
+  v128.store(WK, zero, 48);
+  v128.store(WK, zero, 64);
+  v128.store(WK, zero, 80);
+  v128.store(WK, zero, 96);
+  v128.store(WK, zero, 112);
 }
+
 
 // --- the HMAC driver -----------------------------------------------------------------------------
 
@@ -1723,8 +1816,6 @@ function compress1x4(): void {
   v128.store(STATEX, i32x4.add(v128.load(STATEX, 64), e), 64);
 }
 
-const K512X_TABLE: StaticArray<u64> = [0x428a2f98d728ae22, 0x7137449123ef65cd, 0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc, 0x3956c25bf348b538, 0x59f111f1b605d019, 0x923f82a4af194f9b, 0xab1c5ed5da6d8118, 0xd807aa98a3030242, 0x12835b0145706fbe, 0x243185be4ee4b28c, 0x550c7dc3d5ffb4e2, 0x72be5d74f27b896f, 0x80deb1fe3b1696b1, 0x9bdc06a725c71235, 0xc19bf174cf692694, 0xe49b69c19ef14ad2, 0xefbe4786384f25e3, 0x0fc19dc68b8cd5b5, 0x240ca1cc77ac9c65, 0x2de92c6f592b0275, 0x4a7484aa6ea6e483, 0x5cb0a9dcbd41fbd4, 0x76f988da831153b5, 0x983e5152ee66dfab, 0xa831c66d2db43210, 0xb00327c898fb213f, 0xbf597fc7beef0ee4, 0xc6e00bf33da88fc2, 0xd5a79147930aa725, 0x06ca6351e003826f, 0x142929670a0e6e70, 0x27b70a8546d22ffc, 0x2e1b21385c26c926, 0x4d2c6dfc5ac42aed, 0x53380d139d95b3df, 0x650a73548baf63de, 0x766a0abb3c77b2a8, 0x81c2c92e47edaee6, 0x92722c851482353b, 0xa2bfe8a14cf10364, 0xa81a664bbc423001, 0xc24b8b70d0f89791, 0xc76c51a30654be30, 0xd192e819d6ef5218, 0xd69906245565a910, 0xf40e35855771202a, 0x106aa07032bbd1b8, 0x19a4c116b8d2d0c8, 0x1e376c085141ab53, 0x2748774cdf8eeb99, 0x34b0bcb5e19b48a8, 0x391c0cb3c5c95a63, 0x4ed8aa4ae3418acb, 0x5b9cca4f7763e373, 0x682e6ff3d6b2b8a3, 0x748f82ee5defb2fc, 0x78a5636f43172f60, 0x84c87814a1f0ab72, 0x8cc702081a6439ec, 0x90befffa23631e28, 0xa4506cebde82bde9, 0xbef9a3f7b2c67915, 0xc67178f2e372532b, 0xca273eceea26619c, 0xd186b8c721c0c207, 0xeada7dd6cde0eb1e, 0xf57d4f7fee6ed178, 0x06f067aa72176fba, 0x0a637dc5a2c898a6, 0x113f9804bef90dae, 0x1b710b35131c471b, 0x28db77f523047d84, 0x32caab7b40c72493, 0x3c9ebe0a15c9bebc, 0x431d67c49c100d4c, 0x4cc5d4becb3e42b6, 0x597f299cfc657e2a, 0x5fcb6fab3ad6faec, 0x6c44198c4a475817];
-const K512X: usize = changetype<usize>(K512X_TABLE);
 
 /** STATEX ← SHA-512 compression of STATEX (two lanes) with the schedule words in WX. */
 function compress512x2(): void {
@@ -1755,67 +1846,67 @@ function compress512x2(): void {
   let x0 = v128.xor(b, c);
   let x1 = x0;
   for (let t: usize = 0; t < 80; t += 16) {
-    h = i64x2.add(i64x2.add(h, S1x2(e)), i64x2.add(v128.bitselect(f, g, e), i64x2.add(w0, v128.load64_splat(K512X + ((t + 0) << 3)))));
+    h = i64x2.add(i64x2.add(h, S1x2(e)), i64x2.add(v128.bitselect(f, g, e), i64x2.add(w0, v128.load64_splat(K512 + ((t + 0) << 3)))));
     d = i64x2.add(d, h);
     x0 = v128.xor(a, b);
     h = i64x2.add(h, i64x2.add(S0x2(a), v128.xor(b, v128.and(x0, x1))));
-    g = i64x2.add(i64x2.add(g, S1x2(d)), i64x2.add(v128.bitselect(e, f, d), i64x2.add(w1, v128.load64_splat(K512X + ((t + 1) << 3)))));
+    g = i64x2.add(i64x2.add(g, S1x2(d)), i64x2.add(v128.bitselect(e, f, d), i64x2.add(w1, v128.load64_splat(K512 + ((t + 1) << 3)))));
     c = i64x2.add(c, g);
     x1 = v128.xor(h, a);
     g = i64x2.add(g, i64x2.add(S0x2(h), v128.xor(a, v128.and(x1, x0))));
-    f = i64x2.add(i64x2.add(f, S1x2(c)), i64x2.add(v128.bitselect(d, e, c), i64x2.add(w2, v128.load64_splat(K512X + ((t + 2) << 3)))));
+    f = i64x2.add(i64x2.add(f, S1x2(c)), i64x2.add(v128.bitselect(d, e, c), i64x2.add(w2, v128.load64_splat(K512 + ((t + 2) << 3)))));
     b = i64x2.add(b, f);
     x0 = v128.xor(g, h);
     f = i64x2.add(f, i64x2.add(S0x2(g), v128.xor(h, v128.and(x0, x1))));
-    e = i64x2.add(i64x2.add(e, S1x2(b)), i64x2.add(v128.bitselect(c, d, b), i64x2.add(w3, v128.load64_splat(K512X + ((t + 3) << 3)))));
+    e = i64x2.add(i64x2.add(e, S1x2(b)), i64x2.add(v128.bitselect(c, d, b), i64x2.add(w3, v128.load64_splat(K512 + ((t + 3) << 3)))));
     a = i64x2.add(a, e);
     x1 = v128.xor(f, g);
     e = i64x2.add(e, i64x2.add(S0x2(f), v128.xor(g, v128.and(x1, x0))));
-    d = i64x2.add(i64x2.add(d, S1x2(a)), i64x2.add(v128.bitselect(b, c, a), i64x2.add(w4, v128.load64_splat(K512X + ((t + 4) << 3)))));
+    d = i64x2.add(i64x2.add(d, S1x2(a)), i64x2.add(v128.bitselect(b, c, a), i64x2.add(w4, v128.load64_splat(K512 + ((t + 4) << 3)))));
     h = i64x2.add(h, d);
     x0 = v128.xor(e, f);
     d = i64x2.add(d, i64x2.add(S0x2(e), v128.xor(f, v128.and(x0, x1))));
-    c = i64x2.add(i64x2.add(c, S1x2(h)), i64x2.add(v128.bitselect(a, b, h), i64x2.add(w5, v128.load64_splat(K512X + ((t + 5) << 3)))));
+    c = i64x2.add(i64x2.add(c, S1x2(h)), i64x2.add(v128.bitselect(a, b, h), i64x2.add(w5, v128.load64_splat(K512 + ((t + 5) << 3)))));
     g = i64x2.add(g, c);
     x1 = v128.xor(d, e);
     c = i64x2.add(c, i64x2.add(S0x2(d), v128.xor(e, v128.and(x1, x0))));
-    b = i64x2.add(i64x2.add(b, S1x2(g)), i64x2.add(v128.bitselect(h, a, g), i64x2.add(w6, v128.load64_splat(K512X + ((t + 6) << 3)))));
+    b = i64x2.add(i64x2.add(b, S1x2(g)), i64x2.add(v128.bitselect(h, a, g), i64x2.add(w6, v128.load64_splat(K512 + ((t + 6) << 3)))));
     f = i64x2.add(f, b);
     x0 = v128.xor(c, d);
     b = i64x2.add(b, i64x2.add(S0x2(c), v128.xor(d, v128.and(x0, x1))));
-    a = i64x2.add(i64x2.add(a, S1x2(f)), i64x2.add(v128.bitselect(g, h, f), i64x2.add(w7, v128.load64_splat(K512X + ((t + 7) << 3)))));
+    a = i64x2.add(i64x2.add(a, S1x2(f)), i64x2.add(v128.bitselect(g, h, f), i64x2.add(w7, v128.load64_splat(K512 + ((t + 7) << 3)))));
     e = i64x2.add(e, a);
     x1 = v128.xor(b, c);
     a = i64x2.add(a, i64x2.add(S0x2(b), v128.xor(c, v128.and(x1, x0))));
-    h = i64x2.add(i64x2.add(h, S1x2(e)), i64x2.add(v128.bitselect(f, g, e), i64x2.add(w8, v128.load64_splat(K512X + ((t + 8) << 3)))));
+    h = i64x2.add(i64x2.add(h, S1x2(e)), i64x2.add(v128.bitselect(f, g, e), i64x2.add(w8, v128.load64_splat(K512 + ((t + 8) << 3)))));
     d = i64x2.add(d, h);
     x0 = v128.xor(a, b);
     h = i64x2.add(h, i64x2.add(S0x2(a), v128.xor(b, v128.and(x0, x1))));
-    g = i64x2.add(i64x2.add(g, S1x2(d)), i64x2.add(v128.bitselect(e, f, d), i64x2.add(w9, v128.load64_splat(K512X + ((t + 9) << 3)))));
+    g = i64x2.add(i64x2.add(g, S1x2(d)), i64x2.add(v128.bitselect(e, f, d), i64x2.add(w9, v128.load64_splat(K512 + ((t + 9) << 3)))));
     c = i64x2.add(c, g);
     x1 = v128.xor(h, a);
     g = i64x2.add(g, i64x2.add(S0x2(h), v128.xor(a, v128.and(x1, x0))));
-    f = i64x2.add(i64x2.add(f, S1x2(c)), i64x2.add(v128.bitselect(d, e, c), i64x2.add(w10, v128.load64_splat(K512X + ((t + 10) << 3)))));
+    f = i64x2.add(i64x2.add(f, S1x2(c)), i64x2.add(v128.bitselect(d, e, c), i64x2.add(w10, v128.load64_splat(K512 + ((t + 10) << 3)))));
     b = i64x2.add(b, f);
     x0 = v128.xor(g, h);
     f = i64x2.add(f, i64x2.add(S0x2(g), v128.xor(h, v128.and(x0, x1))));
-    e = i64x2.add(i64x2.add(e, S1x2(b)), i64x2.add(v128.bitselect(c, d, b), i64x2.add(w11, v128.load64_splat(K512X + ((t + 11) << 3)))));
+    e = i64x2.add(i64x2.add(e, S1x2(b)), i64x2.add(v128.bitselect(c, d, b), i64x2.add(w11, v128.load64_splat(K512 + ((t + 11) << 3)))));
     a = i64x2.add(a, e);
     x1 = v128.xor(f, g);
     e = i64x2.add(e, i64x2.add(S0x2(f), v128.xor(g, v128.and(x1, x0))));
-    d = i64x2.add(i64x2.add(d, S1x2(a)), i64x2.add(v128.bitselect(b, c, a), i64x2.add(w12, v128.load64_splat(K512X + ((t + 12) << 3)))));
+    d = i64x2.add(i64x2.add(d, S1x2(a)), i64x2.add(v128.bitselect(b, c, a), i64x2.add(w12, v128.load64_splat(K512 + ((t + 12) << 3)))));
     h = i64x2.add(h, d);
     x0 = v128.xor(e, f);
     d = i64x2.add(d, i64x2.add(S0x2(e), v128.xor(f, v128.and(x0, x1))));
-    c = i64x2.add(i64x2.add(c, S1x2(h)), i64x2.add(v128.bitselect(a, b, h), i64x2.add(w13, v128.load64_splat(K512X + ((t + 13) << 3)))));
+    c = i64x2.add(i64x2.add(c, S1x2(h)), i64x2.add(v128.bitselect(a, b, h), i64x2.add(w13, v128.load64_splat(K512 + ((t + 13) << 3)))));
     g = i64x2.add(g, c);
     x1 = v128.xor(d, e);
     c = i64x2.add(c, i64x2.add(S0x2(d), v128.xor(e, v128.and(x1, x0))));
-    b = i64x2.add(i64x2.add(b, S1x2(g)), i64x2.add(v128.bitselect(h, a, g), i64x2.add(w14, v128.load64_splat(K512X + ((t + 14) << 3)))));
+    b = i64x2.add(i64x2.add(b, S1x2(g)), i64x2.add(v128.bitselect(h, a, g), i64x2.add(w14, v128.load64_splat(K512 + ((t + 14) << 3)))));
     f = i64x2.add(f, b);
     x0 = v128.xor(c, d);
     b = i64x2.add(b, i64x2.add(S0x2(c), v128.xor(d, v128.and(x0, x1))));
-    a = i64x2.add(i64x2.add(a, S1x2(f)), i64x2.add(v128.bitselect(g, h, f), i64x2.add(w15, v128.load64_splat(K512X + ((t + 15) << 3)))));
+    a = i64x2.add(i64x2.add(a, S1x2(f)), i64x2.add(v128.bitselect(g, h, f), i64x2.add(w15, v128.load64_splat(K512 + ((t + 15) << 3)))));
     e = i64x2.add(e, a);
     x1 = v128.xor(b, c);
     a = i64x2.add(a, i64x2.add(S0x2(b), v128.xor(c, v128.and(x1, x0))));
