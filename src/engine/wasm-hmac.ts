@@ -95,15 +95,19 @@ const KIND: Record<HmacCompression, number> = { sha1: 1, sha256: 2, sha512: 5 };
 
 /**
  * The batch kernels' shape per compression function: messages per call (SIMD lanes), block and
- * length-field sizes (FIPS 180-4 5.1), and the stride of the lanes' results in OUT.
+ * length-field sizes (FIPS 180-4 5.1), the stride of the lanes' results in OUT, and the most
+ * padded blocks a message may have to take a lane. SHA-512's two lanes pay for one-block messages
+ * only: its one-message kernel, whose schedule runs in SIMD beside scalar rounds, takes 0.8-0.9x
+ * the lanes' time per message from two blocks on (AMD EPYC, Node 20, 2026-12-04), where the lanes
+ * pay for their 64-bit rotations, three vector operations each.
  */
 const BATCH: Record<
   HmacCompression,
-  { lanes: number; block: number; lengthField: number; stride: number }
+  { lanes: number; block: number; lengthField: number; stride: number; laneBlocks: number }
 > = {
-  sha1: { lanes: 4, block: 64, lengthField: 8, stride: 32 },
-  sha256: { lanes: 4, block: 64, lengthField: 8, stride: 32 },
-  sha512: { lanes: 2, block: 128, lengthField: 16, stride: 64 },
+  sha1: { lanes: 4, block: 64, lengthField: 8, stride: 32, laneBlocks: Infinity },
+  sha256: { lanes: 4, block: 64, lengthField: 8, stride: 32, laneBlocks: Infinity },
+  sha512: { lanes: 2, block: 128, lengthField: 16, stride: 64, laneBlocks: 1 },
 };
 
 /** Blocks of a padded message of `length` bytes (the prefix block excluded). */
@@ -223,10 +227,11 @@ export class WasmHmacKey {
    * HMAC of messages[i] for every i in `indices` into out[i × digestLength ..), SIMD lanes at a
    * time: messages with the same number of padded blocks go through one call together (a group
    * short of a full set of lanes repeats its last message in the spare lanes; a message alone
-   * takes the one-message kernel). Messages too long for a lane's share of MSG go one by one.
+   * takes the one-message kernel). Messages too long for a lane (its share of MSG, or more than
+   * laneBlocks blocks) go one by one.
    */
   computeMany(messages: readonly Uint8Array[], indices: readonly number[], out: Uint8Array): void {
-    const { lanes, block, lengthField } = BATCH[this.compression];
+    const { lanes, block, lengthField, laneBlocks } = BATCH[this.compression];
     const count = indices.length;
     const laneBytes = Math.floor(this.wasm.msgCapacity / lanes);
     // Each message's padded block count (0: too long for a lane); sorted by it only when the
@@ -235,7 +240,7 @@ export class WasmHmacKey {
     let mixed = false;
     for (let p = 0; p < count; p++) {
       const blocks = paddedBlocks(messages[indices[p]].length, block, lengthField);
-      counts[p] = blocks * block <= laneBytes ? blocks : 0;
+      counts[p] = blocks * block <= laneBytes && blocks <= laneBlocks ? blocks : 0;
       if (counts[p] !== counts[0]) mixed = true;
     }
     let order: readonly number[] = indices;
