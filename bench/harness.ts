@@ -303,7 +303,7 @@ const gc: (options?: { type: "minor" | "major" }) => void =
  * 7 µs interleaved with keyed's, whose own time rose to match. Only the young generation: a full
  * collection discards optimized code (it hit node:crypto's JavaScript wrapper after every batch).
  */
-const collectYoung = (): void => gc({ type: "minor" });
+export const collectYoung = (): void => gc({ type: "minor" });
 
 /** A batch to time: contender `index`, `calls` times in a row. */
 interface Batch {
