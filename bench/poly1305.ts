@@ -201,7 +201,7 @@ export const poly1305Suite: Suite = {
     "Poly1305 keys are one-time, so every row sets its key up per message, as real use does.",
     '"keyed hazmat one-shot" is `poly1305(key, msg)` from keyed/hazmat; "keyed one-shot" is the safe',
     '`mac("poly1305", key).tag(msg)` (a new Mac per message, with its weak-key check). Both run',
-    "keyed's WebAssembly Poly1305 (SIMD past 320 bytes; its TypeScript kernel with",
+    "keyed's WebAssembly Poly1305 (SIMD from 512 bytes; its TypeScript kernel with",
     "KEYED_BACKEND=js). There is no prepared row: a prepared one-time key could be timed on one",
     "message only. The 34-byte case is RFC 8439 2.5.2's message and key. libsodium is",
     "libsodium-wrappers-sumo `crypto_onetimeauth` (WebAssembly). The chacha20-poly1305 and",
