@@ -176,9 +176,9 @@ function copySmall(to: usize, from: usize, n: usize): void {
 /**
  * The five limbs at dst = (the five at src)^2 mod p, partially reduced: blocks()'s product and
  * carries with h = r and no message, the cross terms doubled instead of computed twice (the same
- * limbs, in 15 products instead of 25 and no call or loop).
+ * limbs, in 15 products instead of 25 and no loop).
  */
-@inline function squareLimbs(dst: usize, src: usize): void {
+function squareLimbs(dst: usize, src: usize): void {
   const x0 = <u64>load<u32>(src);
   const x1 = <u64>load<u32>(src, 4);
   const x2 = <u64>load<u32>(src, 8);
