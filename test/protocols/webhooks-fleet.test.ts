@@ -75,6 +75,10 @@ describe("webhooks with a keyset", () => {
 describe("webhooks with a replay store", () => {
   it("each scheme accepts a message once, then answers replayed", async () => {
     const { store } = countingStore();
+    // The messages' time is read after the store is made: a memory store refuses messages valid
+    // from before it existed (a restarted process cannot know what it accepted then), so the
+    // file's `now`, read at load, fails this test whenever a second boundary falls in between.
+    const now = Math.floor(Date.now() / 1000);
     const secret = "it's a secret to everybody";
     const whsec = `whsec_${Buffer.from("0123456789abcdef0123456789abcdef").toString("base64")}`;
     const cases: [string, () => Promise<{ ok: boolean; reason?: string }>][] = [
