@@ -15,6 +15,8 @@
 // counts depend on lengths alone. Scratch that held message words or chaining values (MT, CVS, TMP,
 // MSG after `hash`) is zeroed before an export returns; a state keeps its own until `clear`.
 
+import { copyBytes, zeroBytes } from "./lib/memory";
+
 // Memory map (bytes). No static data.
 const MT: usize = 4096; // the transposed message block of the SIMD path, 16 × v128
 const CVS: usize = 4352; // the chaining values of a 16-chunk subtree, 16 × 32
@@ -54,7 +56,7 @@ const IV3: u32 = 0xa54ff53a;
 // --- small copies ---------------------------------------------------------------------------------
 
 // Fixed and short copies by v128 loads and stores: memory.copy and memory.fill leave the module
-// for a C call, which costs more than the copy itself at these sizes.
+// for a C call, which costs more than the copy itself at these sizes (any length: lib/memory).
 @inline function copy32(to: usize, from: usize): void {
   v128.store(to, v128.load(from));
   v128.store(to, v128.load(from, 16), 16);
@@ -65,19 +67,6 @@ const IV3: u32 = 0xa54ff53a;
   v128.store(at, zero, 16);
   v128.store(at, zero, 32);
   v128.store(at, zero, 48);
-}
-/** Copies n bytes, 16 at a time, then byte by byte. */
-function copyBytes(to: usize, from: usize, n: usize): void {
-  let i: usize = 0;
-  for (; i + 16 <= n; i += 16) v128.store(to + i, v128.load(from + i));
-  for (; i < n; i++) store<u8>(to + i, load<u8>(from + i));
-}
-/** Zeroes n bytes, 16 at a time, then byte by byte. */
-function zeroBytes(at: usize, n: usize): void {
-  const zero = i64x2.splat(0);
-  let i: usize = 0;
-  for (; i + 16 <= n; i += 16) v128.store(at + i, zero);
-  for (; i < n; i++) store<u8>(at + i, 0);
 }
 
 // --- the compression function (section 2.2), one block --------------------------------------------

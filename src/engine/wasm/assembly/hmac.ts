@@ -70,12 +70,6 @@ export const SLOTS: usize = MSG + MSG_CAPACITY + 256;
 }
 // --- SHA-256 (FIPS 180-4 6.2.2) ------------------------------------------------------------------
 
-/** compress512's schedule ring: W[t] + K[t] for the sixteen rounds ahead, 8 × v128 up to STATEX. */
-const WK: usize = 4480;
-/** SHA-256's round constants K (4.2.2), in order: the table the four-lane kernel reads too. */
-const K256_TABLE: StaticArray<u32> = [0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2];
-const K256: usize = changetype<usize>(K256_TABLE);
-
 /** STATE ← compression of STATE with the 64-byte block at `block`. */
 function compress256(block: usize): void {
   let w0: u32 = bswap<u32>(load<u32>(block, 0));
@@ -417,7 +411,6 @@ function compress256(block: usize): void {
   store<u32>(STATE, load<u32>(STATE, 28) + h, 28);
 }
 
-
 // --- SHA-1 (FIPS 180-4 6.1.2) --------------------------------------------------------------------
 
 /** STATE ← compression of STATE with the 64-byte block at `block`. */
@@ -678,6 +671,8 @@ function compress1(block: usize): void {
 
 // --- SHA-512 (FIPS 180-4 6.4.2) ------------------------------------------------------------------
 
+/** compress512's schedule ring: W[t] + K[t] for the sixteen rounds ahead, 8 × v128 up to STATEX. */
+const WK: usize = 4480;
 /** SHA-512's round constants K (4.2.3), in order: the table the two-lane kernel reads too. */
 const K512_TABLE: StaticArray<u64> = [0x428a2f98d728ae22, 0x7137449123ef65cd, 0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc, 0x3956c25bf348b538, 0x59f111f1b605d019, 0x923f82a4af194f9b, 0xab1c5ed5da6d8118, 0xd807aa98a3030242, 0x12835b0145706fbe, 0x243185be4ee4b28c, 0x550c7dc3d5ffb4e2, 0x72be5d74f27b896f, 0x80deb1fe3b1696b1, 0x9bdc06a725c71235, 0xc19bf174cf692694, 0xe49b69c19ef14ad2, 0xefbe4786384f25e3, 0x0fc19dc68b8cd5b5, 0x240ca1cc77ac9c65, 0x2de92c6f592b0275, 0x4a7484aa6ea6e483, 0x5cb0a9dcbd41fbd4, 0x76f988da831153b5, 0x983e5152ee66dfab, 0xa831c66d2db43210, 0xb00327c898fb213f, 0xbf597fc7beef0ee4, 0xc6e00bf33da88fc2, 0xd5a79147930aa725, 0x06ca6351e003826f, 0x142929670a0e6e70, 0x27b70a8546d22ffc, 0x2e1b21385c26c926, 0x4d2c6dfc5ac42aed, 0x53380d139d95b3df, 0x650a73548baf63de, 0x766a0abb3c77b2a8, 0x81c2c92e47edaee6, 0x92722c851482353b, 0xa2bfe8a14cf10364, 0xa81a664bbc423001, 0xc24b8b70d0f89791, 0xc76c51a30654be30, 0xd192e819d6ef5218, 0xd69906245565a910, 0xf40e35855771202a, 0x106aa07032bbd1b8, 0x19a4c116b8d2d0c8, 0x1e376c085141ab53, 0x2748774cdf8eeb99, 0x34b0bcb5e19b48a8, 0x391c0cb3c5c95a63, 0x4ed8aa4ae3418acb, 0x5b9cca4f7763e373, 0x682e6ff3d6b2b8a3, 0x748f82ee5defb2fc, 0x78a5636f43172f60, 0x84c87814a1f0ab72, 0x8cc702081a6439ec, 0x90befffa23631e28, 0xa4506cebde82bde9, 0xbef9a3f7b2c67915, 0xc67178f2e372532b, 0xca273eceea26619c, 0xd186b8c721c0c207, 0xeada7dd6cde0eb1e, 0xf57d4f7fee6ed178, 0x06f067aa72176fba, 0x0a637dc5a2c898a6, 0x113f9804bef90dae, 0x1b710b35131c471b, 0x28db77f523047d84, 0x32caab7b40c72493, 0x3c9ebe0a15c9bebc, 0x431d67c49c100d4c, 0x4cc5d4becb3e42b6, 0x597f299cfc657e2a, 0x5fcb6fab3ad6faec, 0x6c44198c4a475817];
 const K512: usize = changetype<usize>(K512_TABLE);
@@ -687,7 +682,12 @@ const K512: usize = changetype<usize>(K512_TABLE);
   return i8x16.shuffle(x, x, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
 }
 
-/** σ0 (4.12) on two words: the rotations' two halves XORed, as their bits never meet. */
+/**
+ * σ0 (4.12) on two words, for compress512's schedule: the rotations' two halves XORed, as their
+ * bits never meet. The two-lane kernel's s0x2 and s1x2 compute the same with `or`-rotations and a
+ * byte shuffle for the rotation by 8; in this schedule that form measured a few percent slower
+ * (module against module, 16 B to 8 KiB).
+ */
 @inline function sigma0x2(x: v128): v128 {
   return v128.xor(
     v128.xor(v128.xor(i64x2.shr_u(x, 1), i64x2.shl(x, 63)), v128.xor(i64x2.shr_u(x, 8), i64x2.shl(x, 56))),
@@ -695,7 +695,7 @@ const K512: usize = changetype<usize>(K512_TABLE);
   );
 }
 
-/** σ1 (4.13) on two words. */
+/** σ1 (4.13) on two words, as sigma0x2. */
 @inline function sigma1x2(x: v128): v128 {
   return v128.xor(
     v128.xor(v128.xor(i64x2.shr_u(x, 19), i64x2.shl(x, 45)), v128.xor(i64x2.shr_u(x, 61), i64x2.shl(x, 3))),
@@ -716,10 +716,10 @@ const K512: usize = changetype<usize>(K512_TABLE);
 }
 
 /**
- * STATE ← compression of STATE with the 128-byte block at `block` (FIPS 180-4 6.4.2). As
- * compress256: the message schedule (6.4.2 step 1) runs in SIMD, two words at a time, W + K into
- * the 128-byte ring at WK eight groups ahead of the rounds that load it. With two lanes, σ1's
- * W[t-2] and W[t-1] are the previous group whole, so no split is needed.
+ * STATE ← compression of STATE with the 128-byte block at `block` (FIPS 180-4 6.4.2). The message
+ * schedule (6.4.2 step 1) runs in SIMD, two words at a time,
+ * W + K into the 128-byte ring at WK eight groups ahead of the rounds that load it. With two lanes,
+ * σ1's W[t-2] and W[t-1] are the previous group whole.
  * Constant time: shifts, XORs and additions only; WK is zeroed before returning.
  */
 function compress512(block: usize): void {
@@ -1186,7 +1186,6 @@ function compress512(block: usize): void {
   v128.store(WK, zero, 112);
 }
 
-
 // --- the HMAC driver -----------------------------------------------------------------------------
 
 /** Which compression function: 1 = SHA-1, 2 = SHA-256, 5 = SHA-512. */
@@ -1405,6 +1404,8 @@ function loadBlock2(b: usize): void {
   }
 }
 
+const K256X_TABLE: StaticArray<u32> = [0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2];
+const K256X: usize = changetype<usize>(K256X_TABLE);
 
 /** STATEX ← SHA-256 compression of STATEX (four lanes) with the schedule words in WX. */
 function compress256x4(): void {
@@ -1435,67 +1436,67 @@ function compress256x4(): void {
   let x0 = v128.xor(b, c);
   let x1 = x0;
   for (let t: usize = 0; t < 64; t += 16) {
-    h = i32x4.add(i32x4.add(h, S1x4(e)), i32x4.add(v128.bitselect(f, g, e), i32x4.add(w0, v128.load32_splat(K256 + ((t + 0) << 2)))));
+    h = i32x4.add(i32x4.add(h, S1x4(e)), i32x4.add(v128.bitselect(f, g, e), i32x4.add(w0, v128.load32_splat(K256X + ((t + 0) << 2)))));
     d = i32x4.add(d, h);
     x0 = v128.xor(a, b);
     h = i32x4.add(h, i32x4.add(S0x4(a), v128.xor(b, v128.and(x0, x1))));
-    g = i32x4.add(i32x4.add(g, S1x4(d)), i32x4.add(v128.bitselect(e, f, d), i32x4.add(w1, v128.load32_splat(K256 + ((t + 1) << 2)))));
+    g = i32x4.add(i32x4.add(g, S1x4(d)), i32x4.add(v128.bitselect(e, f, d), i32x4.add(w1, v128.load32_splat(K256X + ((t + 1) << 2)))));
     c = i32x4.add(c, g);
     x1 = v128.xor(h, a);
     g = i32x4.add(g, i32x4.add(S0x4(h), v128.xor(a, v128.and(x1, x0))));
-    f = i32x4.add(i32x4.add(f, S1x4(c)), i32x4.add(v128.bitselect(d, e, c), i32x4.add(w2, v128.load32_splat(K256 + ((t + 2) << 2)))));
+    f = i32x4.add(i32x4.add(f, S1x4(c)), i32x4.add(v128.bitselect(d, e, c), i32x4.add(w2, v128.load32_splat(K256X + ((t + 2) << 2)))));
     b = i32x4.add(b, f);
     x0 = v128.xor(g, h);
     f = i32x4.add(f, i32x4.add(S0x4(g), v128.xor(h, v128.and(x0, x1))));
-    e = i32x4.add(i32x4.add(e, S1x4(b)), i32x4.add(v128.bitselect(c, d, b), i32x4.add(w3, v128.load32_splat(K256 + ((t + 3) << 2)))));
+    e = i32x4.add(i32x4.add(e, S1x4(b)), i32x4.add(v128.bitselect(c, d, b), i32x4.add(w3, v128.load32_splat(K256X + ((t + 3) << 2)))));
     a = i32x4.add(a, e);
     x1 = v128.xor(f, g);
     e = i32x4.add(e, i32x4.add(S0x4(f), v128.xor(g, v128.and(x1, x0))));
-    d = i32x4.add(i32x4.add(d, S1x4(a)), i32x4.add(v128.bitselect(b, c, a), i32x4.add(w4, v128.load32_splat(K256 + ((t + 4) << 2)))));
+    d = i32x4.add(i32x4.add(d, S1x4(a)), i32x4.add(v128.bitselect(b, c, a), i32x4.add(w4, v128.load32_splat(K256X + ((t + 4) << 2)))));
     h = i32x4.add(h, d);
     x0 = v128.xor(e, f);
     d = i32x4.add(d, i32x4.add(S0x4(e), v128.xor(f, v128.and(x0, x1))));
-    c = i32x4.add(i32x4.add(c, S1x4(h)), i32x4.add(v128.bitselect(a, b, h), i32x4.add(w5, v128.load32_splat(K256 + ((t + 5) << 2)))));
+    c = i32x4.add(i32x4.add(c, S1x4(h)), i32x4.add(v128.bitselect(a, b, h), i32x4.add(w5, v128.load32_splat(K256X + ((t + 5) << 2)))));
     g = i32x4.add(g, c);
     x1 = v128.xor(d, e);
     c = i32x4.add(c, i32x4.add(S0x4(d), v128.xor(e, v128.and(x1, x0))));
-    b = i32x4.add(i32x4.add(b, S1x4(g)), i32x4.add(v128.bitselect(h, a, g), i32x4.add(w6, v128.load32_splat(K256 + ((t + 6) << 2)))));
+    b = i32x4.add(i32x4.add(b, S1x4(g)), i32x4.add(v128.bitselect(h, a, g), i32x4.add(w6, v128.load32_splat(K256X + ((t + 6) << 2)))));
     f = i32x4.add(f, b);
     x0 = v128.xor(c, d);
     b = i32x4.add(b, i32x4.add(S0x4(c), v128.xor(d, v128.and(x0, x1))));
-    a = i32x4.add(i32x4.add(a, S1x4(f)), i32x4.add(v128.bitselect(g, h, f), i32x4.add(w7, v128.load32_splat(K256 + ((t + 7) << 2)))));
+    a = i32x4.add(i32x4.add(a, S1x4(f)), i32x4.add(v128.bitselect(g, h, f), i32x4.add(w7, v128.load32_splat(K256X + ((t + 7) << 2)))));
     e = i32x4.add(e, a);
     x1 = v128.xor(b, c);
     a = i32x4.add(a, i32x4.add(S0x4(b), v128.xor(c, v128.and(x1, x0))));
-    h = i32x4.add(i32x4.add(h, S1x4(e)), i32x4.add(v128.bitselect(f, g, e), i32x4.add(w8, v128.load32_splat(K256 + ((t + 8) << 2)))));
+    h = i32x4.add(i32x4.add(h, S1x4(e)), i32x4.add(v128.bitselect(f, g, e), i32x4.add(w8, v128.load32_splat(K256X + ((t + 8) << 2)))));
     d = i32x4.add(d, h);
     x0 = v128.xor(a, b);
     h = i32x4.add(h, i32x4.add(S0x4(a), v128.xor(b, v128.and(x0, x1))));
-    g = i32x4.add(i32x4.add(g, S1x4(d)), i32x4.add(v128.bitselect(e, f, d), i32x4.add(w9, v128.load32_splat(K256 + ((t + 9) << 2)))));
+    g = i32x4.add(i32x4.add(g, S1x4(d)), i32x4.add(v128.bitselect(e, f, d), i32x4.add(w9, v128.load32_splat(K256X + ((t + 9) << 2)))));
     c = i32x4.add(c, g);
     x1 = v128.xor(h, a);
     g = i32x4.add(g, i32x4.add(S0x4(h), v128.xor(a, v128.and(x1, x0))));
-    f = i32x4.add(i32x4.add(f, S1x4(c)), i32x4.add(v128.bitselect(d, e, c), i32x4.add(w10, v128.load32_splat(K256 + ((t + 10) << 2)))));
+    f = i32x4.add(i32x4.add(f, S1x4(c)), i32x4.add(v128.bitselect(d, e, c), i32x4.add(w10, v128.load32_splat(K256X + ((t + 10) << 2)))));
     b = i32x4.add(b, f);
     x0 = v128.xor(g, h);
     f = i32x4.add(f, i32x4.add(S0x4(g), v128.xor(h, v128.and(x0, x1))));
-    e = i32x4.add(i32x4.add(e, S1x4(b)), i32x4.add(v128.bitselect(c, d, b), i32x4.add(w11, v128.load32_splat(K256 + ((t + 11) << 2)))));
+    e = i32x4.add(i32x4.add(e, S1x4(b)), i32x4.add(v128.bitselect(c, d, b), i32x4.add(w11, v128.load32_splat(K256X + ((t + 11) << 2)))));
     a = i32x4.add(a, e);
     x1 = v128.xor(f, g);
     e = i32x4.add(e, i32x4.add(S0x4(f), v128.xor(g, v128.and(x1, x0))));
-    d = i32x4.add(i32x4.add(d, S1x4(a)), i32x4.add(v128.bitselect(b, c, a), i32x4.add(w12, v128.load32_splat(K256 + ((t + 12) << 2)))));
+    d = i32x4.add(i32x4.add(d, S1x4(a)), i32x4.add(v128.bitselect(b, c, a), i32x4.add(w12, v128.load32_splat(K256X + ((t + 12) << 2)))));
     h = i32x4.add(h, d);
     x0 = v128.xor(e, f);
     d = i32x4.add(d, i32x4.add(S0x4(e), v128.xor(f, v128.and(x0, x1))));
-    c = i32x4.add(i32x4.add(c, S1x4(h)), i32x4.add(v128.bitselect(a, b, h), i32x4.add(w13, v128.load32_splat(K256 + ((t + 13) << 2)))));
+    c = i32x4.add(i32x4.add(c, S1x4(h)), i32x4.add(v128.bitselect(a, b, h), i32x4.add(w13, v128.load32_splat(K256X + ((t + 13) << 2)))));
     g = i32x4.add(g, c);
     x1 = v128.xor(d, e);
     c = i32x4.add(c, i32x4.add(S0x4(d), v128.xor(e, v128.and(x1, x0))));
-    b = i32x4.add(i32x4.add(b, S1x4(g)), i32x4.add(v128.bitselect(h, a, g), i32x4.add(w14, v128.load32_splat(K256 + ((t + 14) << 2)))));
+    b = i32x4.add(i32x4.add(b, S1x4(g)), i32x4.add(v128.bitselect(h, a, g), i32x4.add(w14, v128.load32_splat(K256X + ((t + 14) << 2)))));
     f = i32x4.add(f, b);
     x0 = v128.xor(c, d);
     b = i32x4.add(b, i32x4.add(S0x4(c), v128.xor(d, v128.and(x0, x1))));
-    a = i32x4.add(i32x4.add(a, S1x4(f)), i32x4.add(v128.bitselect(g, h, f), i32x4.add(w15, v128.load32_splat(K256 + ((t + 15) << 2)))));
+    a = i32x4.add(i32x4.add(a, S1x4(f)), i32x4.add(v128.bitselect(g, h, f), i32x4.add(w15, v128.load32_splat(K256X + ((t + 15) << 2)))));
     e = i32x4.add(e, a);
     x1 = v128.xor(b, c);
     a = i32x4.add(a, i32x4.add(S0x4(b), v128.xor(c, v128.and(x1, x0))));
@@ -1781,7 +1782,6 @@ function compress1x4(): void {
   v128.store(STATEX, i32x4.add(v128.load(STATEX, 48), d), 48);
   v128.store(STATEX, i32x4.add(v128.load(STATEX, 64), e), 64);
 }
-
 
 /** STATEX ← SHA-512 compression of STATEX (two lanes) with the schedule words in WX. */
 function compress512x2(): void {

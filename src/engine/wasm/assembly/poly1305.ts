@@ -19,6 +19,7 @@
 // carries.
 
 import { permuteRows } from "./lib/chacha";
+import { copyBytes, zeroBytes } from "./lib/memory";
 
 // Memory map (bytes). Key slots start at SLOTS and are managed by the JavaScript side.
 export const OUT: usize = 1024; // the tag
@@ -152,25 +153,6 @@ function blocks(hp: usize, rp: usize, p: usize, end: usize, lastHibit: u32): voi
 /** Multiplier `index` (0-8) of the table at `table`. */
 @inline function multiplier(table: usize, index: usize): v128 {
   return v128.load(table + (index << 4));
-}
-
-/**
- * Zeroes [at, at + length rounded up to 16) with v128 stores: memory.fill leaves the module for a
- * C call in V8, which costs more than the stores for the lengths a tag or a state area has. Long
- * runs (a whole MSG of a long message) still take memory.fill.
- */
-function zero16(at: usize, length: usize): void {
-  if (length > 4096) {
-    memory.fill(at, 0, length);
-    return;
-  }
-  const zero = i64x2.splat(0);
-  for (let i: usize = 0; i < length; i += 16) v128.store(at + i, zero);
-}
-
-/** Copies n < 16 bytes (a partial block; memory.copy would call out of the module). */
-function copySmall(to: usize, from: usize, n: usize): void {
-  for (let i: usize = 0; i < n; i++) store<u8>(to + i, load<u8>(from + i));
 }
 
 /**
@@ -354,12 +336,12 @@ export function update(st: usize, len: usize): void {
   let fill = <usize>load<u32>(st, FILL);
   if (fill != 0) {
     const take = min<usize>(16 - fill, len);
-    copySmall(st + PARTIAL + fill, p, take);
+    copyBytes(st + PARTIAL + fill, p, take);
     fill += take;
     p += take;
     if (fill < 16) {
       store<u32>(st, <u32>fill, FILL);
-      zero16(MSG, len);
+      zeroBytes(MSG, len);
       return;
     }
     blocks(st + H, st + R, st + PARTIAL, st + PARTIAL + 16, HIBIT);
@@ -367,9 +349,9 @@ export function update(st: usize, len: usize): void {
   const whole = p + ((end - p) & ~15);
   absorb(st, p, whole, HIBIT);
   fill = end - whole;
-  if (fill != 0) copySmall(st + PARTIAL, whole, fill);
+  if (fill != 0) copyBytes(st + PARTIAL, whole, fill);
   store<u32>(st, <u32>fill, FILL);
-  zero16(MSG, len);
+  zeroBytes(MSG, len);
 }
 
 /**
@@ -430,7 +412,7 @@ function tag(st: usize): void {
   store<u32>(OUT, <u32>f, 8);
   f = (f >> 32) + (<u64>h4 << 8) + <u64>load<u32>(st, S + 12);
   store<u32>(OUT, <u32>f, 12);
-  zero16(st, load<u32>(st, POWERS) != 0 ? STATE_SIZE : SQUARE);
+  zeroBytes(st, load<u32>(st, POWERS) != 0 ? STATE_SIZE : SQUARE);
 }
 
 /** Absorbs the incomplete last block, writes the tag to OUT and zeroes the state area. */
@@ -456,7 +438,7 @@ export function mac(st: usize, len: usize): void {
     end += 16 - fill;
   }
   absorb(st, MSG, end, fill != 0 ? 0 : HIBIT);
-  zero16(MSG, end - MSG);
+  zeroBytes(MSG, end - MSG);
   tag(st);
 }
 
@@ -503,6 +485,6 @@ export function chacha_mac(len: usize, extended: bool): void {
   store<u64>(MSG + padded, 0, 8);
   const end = MSG + padded + 16;
   absorb(st, MSG, end, HIBIT);
-  zero16(MSG, end - MSG);
+  zeroBytes(MSG, end - MSG);
   tag(st);
 }
