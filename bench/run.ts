@@ -15,11 +15,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { FORCED_BACKEND } from "../src/engine/native.js";
-import { blake3Suite } from "./blake3.js";
 import { type ChartMeta, chartSvg, overviewSvg } from "./chart.js";
-import { cmacSuite } from "./cmac.js";
-import { equalSuite } from "./equal.js";
-import { gmacSuite } from "./gmac.js";
 import {
   type AllocationResult,
   type CaseResult,
@@ -31,24 +27,27 @@ import {
   sizeLabel,
   type TimingOptions,
 } from "./harness.js";
-import { hmacSuite } from "./hmac.js";
-import { keysetSuite } from "./keyset.js";
-import { kmacSuite } from "./kmac.js";
-import { poly1305Suite } from "./poly1305.js";
-import { siphashSuite } from "./siphash.js";
 import { overviewCells, targetsSection } from "./targets.js";
 
-const SUITES: Suite[] = [
-  hmacSuite,
-  cmacSuite,
-  gmacSuite,
-  poly1305Suite,
-  kmacSuite,
-  blake3Suite,
-  siphashSuite,
-  equalSuite,
-  keysetSuite,
-];
+/**
+ * Each suite's module, loaded on demand: a child loads only the suite it measures, so no other
+ * suite's peers share its process. Loading a peer is not neutral: hash-wasm and libsodium grow
+ * their WebAssembly memories, and the first detached ArrayBuffer in a process switches off V8's
+ * detaching protector, after which optimized code checks every typed-array read for detachment
+ * (2026-12-04: `equal` on 32 bytes 18 → 27 ns in a process that had loaded the hmac suite's peers;
+ * node:crypto's timingSafeEqual unchanged). A suite's own peers still load with it.
+ */
+const SUITE_MODULES: Record<string, () => Promise<Suite>> = {
+  hmac: async () => (await import("./hmac.js")).hmacSuite,
+  cmac: async () => (await import("./cmac.js")).cmacSuite,
+  gmac: async () => (await import("./gmac.js")).gmacSuite,
+  poly1305: async () => (await import("./poly1305.js")).poly1305Suite,
+  kmac: async () => (await import("./kmac.js")).kmacSuite,
+  blake3: async () => (await import("./blake3.js")).blake3Suite,
+  siphash: async () => (await import("./siphash.js")).siphashSuite,
+  equal: async () => (await import("./equal.js")).equalSuite,
+  keyset: async () => (await import("./keyset.js")).keysetSuite,
+};
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const ROOT = dirname(dirname(SCRIPT));
@@ -81,19 +80,22 @@ const timing: TimingOptions = args.quick
   ? { rounds: 5, batchMs: 20, log }
   : { rounds: 15, batchMs: 20, log };
 
-function findSuite(name: string): Suite {
-  const suite = SUITES.find((s) => s.name === name);
-  if (suite === undefined) {
-    throw new Error(`no suite "${name}"; suites: ${SUITES.map((s) => s.name).join(", ")}`);
+async function loadSuite(name: string): Promise<Suite> {
+  const load = SUITE_MODULES[name];
+  if (load === undefined) {
+    throw new Error(`no suite "${name}"; suites: ${Object.keys(SUITE_MODULES).join(", ")}`);
   }
-  return suite;
+  return load();
 }
+
+/** Every suite, in the order of SUITE_MODULES (the parent's tables; it times nothing itself). */
+const allSuites = (): Promise<Suite[]> => Promise.all(Object.keys(SUITE_MODULES).map(loadSuite));
 
 // --- child: measure one algorithm, print JSON on stdout ---------------------------------------
 
 async function child(job: string): Promise<void> {
   const [suiteName, part] = job.split(":");
-  const suite = findSuite(suiteName);
+  const suite = await loadSuite(suiteName);
   let result: CaseResult[] | AllocationResult[];
   if (part === "allocation") {
     log(`${suite.name}: allocation check`);
@@ -342,7 +344,8 @@ function writeOverview(meta: ChartMeta): void {
  * `--redraw`: every suite's section of docs/benchmarks.md and every chart again from the newest
  * saved results, measuring nothing (after a change to the tables' or charts' layout).
  */
-function redraw(): void {
+async function redraw(): Promise<void> {
+  const suites = await allSuites();
   const newest = new Map<string, string>();
   for (const f of readdirSync(RESULTS)
     .filter((f) => f.endsWith(".json"))
@@ -359,7 +362,7 @@ function redraw(): void {
       allocation: AllocationResult[];
     };
     meta = chartMeta(json.machine);
-    const suite = SUITES.find((s) => s.name === json.suite);
+    const suite = suites.find((s) => s.name === json.suite);
     if (suite !== undefined) {
       writeDoc(suite.name, section(suite, json.machine, json.cases, json.allocation, json.timing));
     }
@@ -416,7 +419,9 @@ function writeJson(suite: Suite, m: Machine, cases: CaseResult[], alloc: Allocat
 }
 
 async function main(): Promise<void> {
-  const selected = args.only ? args.only.split(",").map(findSuite) : SUITES;
+  const selected = await (args.only
+    ? Promise.all(args.only.split(",").map(loadSuite))
+    : allSuites());
   for (const suite of selected) {
     const m = machine();
     const cases = suite.algorithms.flatMap((a) => spawnChild<CaseResult[]>(`${suite.name}:${a}`));
@@ -454,6 +459,6 @@ function fleet(): void {
 
 if (args.child) await child(args.child);
 else if (args.calibrate) calibrate();
-else if (args.redraw) redraw();
+else if (args.redraw) await redraw();
 else if (args.fleet) fleet();
 else await main();
