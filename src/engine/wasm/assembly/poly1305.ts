@@ -82,6 +82,8 @@ export function init(st: usize): void {
 /**
  * For each 16-byte block m in [p, end): h = (h + m + 2^128)·r mod p (partially reduced), h and r
  * five limbs at hp and rp; the last block adds lastHibit·2^128 instead (0 for a padded block).
+ * Each block is zeroed once read (here and in blocksSimd): no second pass over MSG to clear it,
+ * 3–6% of a one-call MAC's time from 256 B on, module against module.
  */
 function blocks(hp: usize, rp: usize, p: usize, end: usize, lastHibit: u32): void {
   const r0 = <u64>load<u32>(rp);
@@ -105,6 +107,7 @@ function blocks(hp: usize, rp: usize, p: usize, end: usize, lastHibit: u32): voi
     h2 += <u64>((load<u32>(p, 6) >> 4) & 0x3ffffff);
     h3 += <u64>((load<u32>(p, 9) >> 6) & 0x3ffffff);
     h4 += <u64>((load<u32>(p, 12) >> 8) | hibit);
+    v128.store(p, i64x2.splat(0)); // read once: the message leaves memory as it is absorbed
     let d0 = h0 * r0 + h1 * s4 + h2 * s3 + h3 * s2 + h4 * s1;
     let d1 = h0 * r1 + h1 * r0 + h2 * s4 + h3 * s3 + h4 * s2;
     let d2 = h0 * r2 + h1 * r1 + h2 * r0 + h3 * s4 + h4 * s3;
@@ -231,6 +234,8 @@ function blocksSimd(st: usize, p: usize, steps: usize): void {
   // Blocks 0 and 1 in 64-bit lanes [m0, m1], limb by limb, with h added to lane a.
   let lo = i64x2.shuffle(v128.load(p), v128.load(p, 16), 0, 2);
   let hi = i64x2.shuffle(v128.load(p), v128.load(p, 16), 1, 3);
+  v128.store(p, zero);
+  v128.store(p, zero, 16);
   let h0 = i64x2.add(v128.and(lo, mask), i64x2.replace_lane(zero, 0, <i64>load<u32>(st, H)));
   let h1 = i64x2.add(v128.and(i64x2.shr_u(lo, 26), mask), i64x2.replace_lane(zero, 0, <i64>load<u32>(st, H + 4)));
   let h2 = i64x2.add(
@@ -262,6 +267,8 @@ function blocksSimd(st: usize, p: usize, steps: usize): void {
     // Blocks i+2, i+3, added as they are.
     lo = i64x2.shuffle(v128.load(p, 32), v128.load(p, 48), 0, 2);
     hi = i64x2.shuffle(v128.load(p, 32), v128.load(p, 48), 1, 3);
+    v128.store(p, zero, 32);
+    v128.store(p, zero, 48);
     let d0 = i64x2.add(column(a01, a23, a4, w0, x4, x3, x2, x1), v128.and(lo, mask));
     let d1 = i64x2.add(column(a01, a23, a4, w1, w0, x4, x3, x2), v128.and(i64x2.shr_u(lo, 26), mask));
     let d2 = i64x2.add(
@@ -274,6 +281,8 @@ function blocksSimd(st: usize, p: usize, steps: usize): void {
       // Blocks i, i+1, times r^2 (the last step has none).
       lo = i64x2.shuffle(v128.load(p), v128.load(p, 16), 0, 2);
       hi = i64x2.shuffle(v128.load(p), v128.load(p, 16), 1, 3);
+      v128.store(p, zero);
+      v128.store(p, zero, 16);
       const m01 = pack(v128.and(lo, mask), v128.and(i64x2.shr_u(lo, 26), mask));
       const m23 = pack(v128.and(v128.or(i64x2.shr_u(lo, 52), i64x2.shl(hi, 12)), mask), v128.and(i64x2.shr_u(hi, 14), mask));
       const m4 = pack(v128.or(i64x2.shr_u(hi, 40), hibit), hibit);
@@ -347,11 +356,13 @@ export function update(st: usize, len: usize): void {
     blocks(st + H, st + R, st + PARTIAL, st + PARTIAL + 16, HIBIT);
   }
   const whole = p + ((end - p) & ~15);
-  absorb(st, p, whole, HIBIT);
+  absorb(st, p, whole, HIBIT); // zeroes the blocks it reads
   fill = end - whole;
   if (fill != 0) copyBytes(st + PARTIAL, whole, fill);
   store<u32>(st, <u32>fill, FILL);
-  zeroBytes(MSG, len);
+  // What went to PARTIAL instead: the head that completed it, and the tail.
+  zeroBytes(MSG, p - MSG);
+  zeroBytes(whole, fill);
 }
 
 /**
@@ -437,8 +448,7 @@ export function mac(st: usize, len: usize): void {
     padLast(end - fill, fill);
     end += 16 - fill;
   }
-  absorb(st, MSG, end, fill != 0 ? 0 : HIBIT);
-  zeroBytes(MSG, end - MSG);
+  absorb(st, MSG, end, fill != 0 ? 0 : HIBIT); // zeroes the blocks it reads
   tag(st);
 }
 
@@ -484,7 +494,6 @@ export function chacha_mac(len: usize, extended: bool): void {
   store<u64>(MSG + padded, <u64>len);
   store<u64>(MSG + padded, 0, 8);
   const end = MSG + padded + 16;
-  absorb(st, MSG, end, HIBIT);
-  zeroBytes(MSG, end - MSG);
+  absorb(st, MSG, end, HIBIT); // zeroes the blocks it reads
   tag(st);
 }
