@@ -132,9 +132,7 @@ export class TcpAoMac {
     this.parseForSigning(segment);
     this.computeInto(input, segment);
     if (out === undefined) out = new Uint8Array(this.macLength);
-    const full = this.full;
-    for (let i = 0; i < this.macLength; i++) out[i] = full[i];
-    full.fill(0);
+    this.moveMacTo(out, 0);
     return out;
   }
 
@@ -147,10 +145,7 @@ export class TcpAoMac {
     const segment = checkSegmentInput(input);
     this.parseForSigning(segment);
     this.computeInto(input, segment);
-    const at = this.found[0] + 4;
-    const full = this.full;
-    for (let i = 0; i < this.macLength; i++) segment[at + i] = full[i];
-    full.fill(0);
+    this.moveMacTo(segment, this.found[0] + 4);
   }
 
   /** True when the segment's TCP-AO option carries the right MAC; false for anything else. */
@@ -173,7 +168,7 @@ export class TcpAoMac {
     this.computeInto(input, segment);
     // The option's MAC in place (its length was checked above), against the leftmost bytes.
     const ok = equalAt(this.full, 0, segment, at + 4, this.macLength);
-    this.full.fill(0);
+    this.clearFull(0);
     return ok ? CHECK_OK : CHECK_MISMATCH;
   }
 
@@ -263,6 +258,23 @@ export class TcpAoMac {
     this.fill = 0;
     // The input is the segment and its addresses, all public (on the wire): kept until the next.
     this.kernel.compute(this.viewOf(length), this.full);
+  }
+
+  /** The MAC (the leftmost macLength bytes of `full`) to out[at ..); `full` is zeroed. */
+  private moveMacTo(out: Bytes, at: number): void {
+    const full = this.full;
+    const n = this.macLength;
+    for (let i = 0; i < n; i++) {
+      out[at + i] = full[i];
+      full[i] = 0;
+    }
+    this.clearFull(n);
+  }
+
+  /** Zeroes full[from ..) with a loop: fill() costs more than these 16-32 stores. */
+  private clearFull(from: number): void {
+    const full = this.full;
+    for (let i = from; i < full.length; i++) full[i] = 0;
   }
 
   /** input[0 .. length), one view per length (see `views`). */
