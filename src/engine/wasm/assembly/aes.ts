@@ -18,8 +18,9 @@
 // - Loops and branches depend only on lengths and the round count. Scratch that held secrets is
 //   zeroed before return.
 
-// Memory map (bytes). The static data (the permute tables and a mask, 448 bytes) starts at 1024. Key slots
-// start at SLOTS and are managed by the JavaScript side; SCRATCH is a slot for keys used once.
+// Memory map (bytes). The static data (the permute tables and a mask, 448 bytes) starts at 1024.
+// Key slots start at SLOTS and are managed by the JavaScript side; SCRATCH is a slot for keys used
+// once.
 export const OUT: usize = 1536; // the tag or block
 export const STATE: usize = 1552; // CMAC chaining value or GHASH accumulator, between calls
 export const J0: usize = 1568; // GMAC's pre-counter block
@@ -100,10 +101,16 @@ function toT(x: v128): v128 {
   return i8x16.swizzle(x, v128.load(SHIFT_ROWS + (<usize>(r & 3) << 4)));
 }
 
+/** Cipher() (FIPS 197 5.1) on one block of bytes, with `rounds` rounds of the keys at `rk`. */
+function encrypt(rk: usize, rounds: i32, block: v128): v128 {
+  const lastKey = v128.load(rk + (<usize>rounds << 4));
+  return cipher(rk, rounds, v128.xor(toT(block), v128.load(rk)), LAST_BYTES, lastKey);
+}
+
 /**
- * Cipher() (FIPS 197 5.1) on one block, with `rounds` rounds of the keys at `rk`. The state is kept
- * in T's basis from the first AddRoundKey to the last round, which returns to bytes, and, as in
- * vpaes, it is not moved by ShiftRows: after r rounds it is the true state with ShiftRows^-r
+ * The rounds of Cipher() (FIPS 197 5.1), `rounds` of the keys at `rk`, from `t`: a block already in
+ * T's basis with the first round key added. The state stays in T's basis to the last round and, as
+ * in vpaes, it is not moved by ShiftRows: after r rounds it is the true state with ShiftRows^-r
  * applied, so MixColumns of round r takes its rows through the permutations NEXT_ROW[r mod 4] and
  * PREVIOUS_ROW[r mod 4], the keys are stored likewise permuted, and one ShiftRows^rounds ends the
  * cipher. A middle round: the nibble inversion; A = T(S'(x)) and 2A from the sb tables;
@@ -113,15 +120,8 @@ function toT(x: v128): v128 {
  * V8 (the wasm swizzle zeroes indices ≥ 16); the grouping puts the key and prev(A) beside the
  * chain, so the round ends one XOR after next(b): 0.94–0.96× the time of adding a P-transformed
  * key to A before MixColumns (vpaes' order), CMAC of 16 B–1 KiB module against module, Node 20.
- */
-function encrypt(rk: usize, rounds: i32, block: v128): v128 {
-  const lastKey = v128.load(rk + (<usize>rounds << 4));
-  return cipher(rk, rounds, v128.xor(toT(block), v128.load(rk)), LAST_BYTES, lastKey);
-}
-
-/**
- * The rounds of Cipher() from a state already in T's basis with the first round key added, `t`;
- * the last round's S-box tables at `last` and its key `lastKey`. With sbo (LAST_BYTES) and the
+ *
+ * The last round's S-box tables are at `last`, its key is `lastKey`. With sbo (LAST_BYTES) and the
  * stored last key the block returns to bytes (encrypt above); with sb1 (LAST_T) and T of the
  * stored key it stays in T's basis, T(Cipher(x)): T is GF(2)-linear, so a CBC chain XORs in T(m),
  * computed beside the chain, rather than moving each block into T's basis once the one before
@@ -177,7 +177,8 @@ function subWord(w: u32): u32 {
 /**
  * KeyExpansion (FIPS 197 5.2) of the `keyLength`-byte key at KEY into the slot, then each round key
  * put in the form the rounds use: T(k0); T(k) ⊕ 0x5b for the middle rounds; k ⊕ 0x63 for the
- * last; each permuted as the state is in its round (ShiftRows^-r). Words are little-endian, so RotWord is a right rotation by 8 and Rcon goes in the low byte.
+ * last; each permuted as the state is in its round (ShiftRows^-r). Words are little-endian, so
+ * RotWord is a right rotation by 8 and Rcon goes in the low byte.
  */
 export function aes_key(slot: usize, keyLength: i32): void {
   const nk = keyLength >> 2;
@@ -255,6 +256,7 @@ export function cmac_key(slot: usize): void {
 
 /** The CBC-MAC chain over `blocks` whole blocks at `data`, from chaining value x. */
 function chain(slot: usize, x: v128, data: usize, blocks: usize): v128 {
+  // Not only a shortcut: `last` below is blocks - 1, which would wrap around for none.
   if (blocks == 0) return x;
   const rk = slot + RK;
   const rounds = load<i32>(slot + ROUNDS);

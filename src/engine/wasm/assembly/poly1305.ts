@@ -438,7 +438,7 @@ export function finish(st: usize): void {
 
 /**
  * The tag of MSG[0..len) under the key at st, in one call (init, update, finish); the last
- * block is padded in place, and MSG zeroed after.
+ * block is padded in place, and each block zeroed as it is absorbed.
  */
 export function mac(st: usize, len: usize): void {
   init(st);
