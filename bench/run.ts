@@ -81,7 +81,8 @@ const timing: TimingOptions = args.quick
   : { rounds: 15, batchMs: 20, log };
 
 async function loadSuite(name: string): Promise<Suite> {
-  const load = SUITE_MODULES[name];
+  // Own keys only: "constructor" or "toString" must be "no suite", not a crash further on.
+  const load = Object.hasOwn(SUITE_MODULES, name) ? SUITE_MODULES[name] : undefined;
   if (load === undefined) {
     throw new Error(`no suite "${name}"; suites: ${Object.keys(SUITE_MODULES).join(", ")}`);
   }
