@@ -179,7 +179,7 @@ export class TcpAoMac {
     this.kernel.wipe();
     this.input.fill(0);
     this.views.clear();
-    this.full.fill(0);
+    this.clearFull(0);
   }
 
   private checkLive(): void {

@@ -90,7 +90,7 @@ const PREVIOUS_ROW: usize = TABLES + 368;
   );
 }
 
-/** T(x): a block into T's basis (ipt), bytewise. A call, not inlined: the module stays small. */
+/** T(x): a block into T's basis (ipt), bytewise: the cipher's input, CMAC's chain, the round keys. */
 function toT(x: v128): v128 {
   return nibbleMap(x, v128.load(TABLES, 32), v128.load(TABLES, 48));
 }
@@ -202,12 +202,10 @@ export function aes_key(slot: usize, keyLength: i32): void {
     }
     store<u32>(w + (<usize>i << 2), load<u32>(w + (<usize>(i - nk) << 2)) ^ t);
   }
-  const iptLow = v128.load(TABLES, 32);
-  const iptHigh = v128.load(TABLES, 48);
-  v128.store(w, nibbleMap(v128.load(w), iptLow, iptHigh));
+  v128.store(w, toT(v128.load(w)));
   for (let round = 1; round < rounds; round++) {
     const at = w + (<usize>round << 4);
-    const k = v128.xor(nibbleMap(v128.load(at), iptLow, iptHigh), i8x16.splat(0x5b));
+    const k = v128.xor(toT(v128.load(at)), i8x16.splat(0x5b));
     v128.store(at, shiftRows(k, 4 - round));
   }
   const last = w + (<usize>rounds << 4);

@@ -717,10 +717,10 @@ const K512: usize = changetype<usize>(K512_TABLE);
 
 /**
  * STATE ← compression of STATE with the 128-byte block at `block` (FIPS 180-4 6.4.2). The message
- * schedule (6.4.2 step 1) runs in SIMD, two words at a time,
- * W + K into the 128-byte ring at WK eight groups ahead of the rounds that load it. With two lanes,
- * σ1's W[t-2] and W[t-1] are the previous group whole.
- * Constant time: shifts, XORs and additions only; WK is zeroed before returning.
+ * schedule (6.4.2 step 1) runs in SIMD, two words at a time, W + K into the 128-byte ring at WK
+ * eight groups ahead of the rounds that load it. With two lanes, σ1's W[t-2] and W[t-1] are the
+ * previous group whole. Constant time: shifts, XORs and additions only; WK is zeroed before
+ * returning.
  */
 function compress512(block: usize): void {
   // Message words, big-endian (5.2.2): a byte shuffle per two.
