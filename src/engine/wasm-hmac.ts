@@ -12,6 +12,7 @@ import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 as HMAC_WASM } from "./wasm/generated/hmac.js";
 import {
   copyIn,
+  copyOutOf,
   type KernelExports,
   kernelLoader,
   moveWordsOut,
@@ -21,12 +22,34 @@ import {
 } from "./wasm.js";
 
 export interface HmacExports extends KernelExports {
-  DESC: WebAssembly.Global;
+  QUEUE: WebAssembly.Global;
+  QUEUE_LENGTH: WebAssembly.Global;
   hmac_key(slot: number, kind: number): void;
   hmac_outer(slot: number, kind: number, digestLength: number): void;
-  hmac_sha1_x4(slot: number, blocks: number): void;
-  hmac_sha256_x4(slot: number, blocks: number, digestLength: number): void;
-  hmac_sha512_x2(slot: number, blocks: number, digestLength: number): void;
+  hmac_queue(
+    kind: number,
+    slot: number,
+    first: number,
+    count: number,
+    digestLength: number,
+    tags: number,
+  ): void;
+  hmac_sha1_x4(slot: number, first: number, size: number, blocks: number, tags: number): void;
+  hmac_sha256_x4(
+    slot: number,
+    first: number,
+    size: number,
+    blocks: number,
+    digestLength: number,
+    tags: number,
+  ): void;
+  hmac_sha512_x2(
+    slot: number,
+    first: number,
+    blocks: number,
+    digestLength: number,
+    tags: number,
+  ): void;
   hmac_sha1(slot: number, length: number): void;
   hmac_sha256(slot: number, length: number, digestLength: number): void;
   hmac_sha512(slot: number, length: number, digestLength: number): void;
@@ -65,15 +88,18 @@ export class WasmHmac {
   readonly msgCapacity: number;
   /** The slot first messages and slotless keys borrow; zero between calls. */
   readonly scratch: number;
-  /** The batch kernels' lane descriptors: per lane, a message's offset and length (u32 each). */
-  readonly desc: number;
+  /** The batch kernels' queue: per message, its offset in MSG and its length (u32 each). */
+  readonly queue: number;
+  /** Entries in the queue. */
+  readonly queueLength: number;
 
   constructor(kernels: WasmHmacKernels) {
     this.kernels = kernels;
     this.exports = kernels.exports;
     this.msgCapacity = kernels.msgCapacity;
     this.scratch = kernels.allocate(this);
-    this.desc = kernels.exports.DESC.value;
+    this.queue = kernels.exports.QUEUE.value;
+    this.queueLength = kernels.exports.QUEUE_LENGTH.value;
   }
 }
 
@@ -95,19 +121,19 @@ const KIND: Record<HmacCompression, number> = { sha1: 1, sha256: 2, sha512: 5 };
 
 /**
  * The batch kernels' shape per compression function: messages per call (SIMD lanes), block and
- * length-field sizes (FIPS 180-4 5.1), the stride of the lanes' results in OUT, and the most
- * padded blocks a message may have to take a lane. SHA-512's two lanes pay for one-block messages
- * only: its one-message kernel, whose schedule runs in SIMD beside scalar rounds, takes 0.8-0.9x
- * the lanes' time per message from two blocks on (AMD EPYC, Node 20, 2026-12-04), where the lanes
- * pay for their 64-bit rotations, three vector operations each.
+ * length-field sizes (FIPS 180-4 5.1), and the most padded blocks a message may have to take a
+ * lane. SHA-512's two lanes pay for one-block messages only: its one-message kernel, whose
+ * schedule runs in SIMD beside scalar rounds, takes 0.8-0.9x the lanes' time per message from two
+ * blocks on (AMD EPYC, Node 20, 2026-12-04), where the lanes pay for their 64-bit rotations, three
+ * vector operations each.
  */
 const BATCH: Record<
   HmacCompression,
-  { lanes: number; block: number; lengthField: number; stride: number; laneBlocks: number }
+  { lanes: number; block: number; lengthField: number; laneBlocks: number }
 > = {
-  sha1: { lanes: 4, block: 64, lengthField: 8, stride: 32, laneBlocks: Infinity },
-  sha256: { lanes: 4, block: 64, lengthField: 8, stride: 32, laneBlocks: Infinity },
-  sha512: { lanes: 2, block: 128, lengthField: 16, stride: 64, laneBlocks: 1 },
+  sha1: { lanes: 4, block: 64, lengthField: 8, laneBlocks: Infinity },
+  sha256: { lanes: 4, block: 64, lengthField: 8, laneBlocks: Infinity },
+  sha512: { lanes: 2, block: 128, lengthField: 16, laneBlocks: 1 },
 };
 
 /** Blocks of a padded message of `length` bytes (the prefix block excluded). */
@@ -224,23 +250,23 @@ export class WasmHmacKey {
   }
 
   /**
-   * HMAC of messages[i] for every i in `indices` into out[i × digestLength ..), SIMD lanes at a
-   * time: messages with the same number of padded blocks go through one call together (a group
-   * short of a full set of lanes repeats its last message in the spare lanes; a message alone
-   * takes the one-message kernel). Messages too long for a lane (its share of MSG, or more than
-   * laneBlocks blocks) go one by one.
+   * HMAC of messages[i] for every i in `indices` into out[i × digestLength ..), as many messages
+   * per call as MSG holds: each is copied to its own padded region of MSG and listed in the
+   * module's queue, and the tags come back together from behind the messages. Messages with the
+   * same number of padded blocks (sorted together when the batch mixes counts) go through the
+   * SIMD lanes, a full set per call; the rest, and a group's last message when it is alone, go
+   * through the one-message kernel, the whole run in one call. A message too long to share MSG
+   * with its tag goes by itself.
    */
   computeMany(messages: readonly Uint8Array[], indices: readonly number[], out: Uint8Array): void {
-    const { lanes, block, lengthField, laneBlocks } = BATCH[this.compression];
+    const { block, lengthField } = BATCH[this.compression];
     const count = indices.length;
-    const laneBytes = Math.floor(this.wasm.msgCapacity / lanes);
-    // Each message's padded block count (0: too long for a lane); sorted by it only when the
-    // batch mixes counts, as keys blocks · 2^24 + position (a Float64Array sorts natively).
+    // Each message's padded block count; sorted by it only when the batch mixes counts, as keys
+    // blocks · 2^24 + position (a Float64Array sorts natively).
     const counts = new Int32Array(count);
     let mixed = false;
     for (let p = 0; p < count; p++) {
-      const blocks = paddedBlocks(messages[indices[p]].length, block, lengthField);
-      counts[p] = blocks * block <= laneBytes && blocks <= laneBlocks ? blocks : 0;
+      counts[p] = paddedBlocks(messages[indices[p]].length, block, lengthField);
       if (counts[p] !== counts[0]) mixed = true;
     }
     let order: readonly number[] = indices;
@@ -258,21 +284,53 @@ export class WasmHmacKey {
       for (let p = 0; p < count; p++) counts[p] = keys[p];
     }
     const slot = this.acquire(false);
-    for (let start = 0; start < count; ) {
-      const blocks = counts[start];
-      let end = start + 1;
-      while (end < count && counts[end] === blocks) end++;
-      for (let p = start; p < end; p += lanes) {
-        const size = Math.min(lanes, end - p);
-        if (blocks === 0 || size === 1) {
-          // Too long for a lane, or alone: the one-message kernel.
-          for (let q = p; q < p + size; q++)
-            this.computeAt(slot, messages[order[q]], out, order[q]);
-        } else {
-          this.lanesOf(slot, messages, order, p, size, blocks, out);
+    const wasm = this.wasm;
+    const kernels = wasm.kernels;
+    const memory = kernels.bytes();
+    const words = kernels.words();
+    const queue = wasm.queue >> 2;
+    const end = kernels.msg + wasm.msgCapacity;
+    const digestLength = this.digestLength;
+    for (let p = 0; p < count; ) {
+      // Fill MSG and the queue from position p on.
+      const start = p;
+      const first = order[p];
+      let at = kernels.msg;
+      let q = 0;
+      let contiguous = true;
+      while (p < count && q < wasm.queueLength) {
+        const message = messages[order[p]];
+        const length = message.length;
+        const region = counts[p] * block;
+        if (at + region + (q + 1) * digestLength > end) break;
+        copyIn(memory, at, message, 0, length);
+        words[queue + 2 * q] = at;
+        words[queue + 2 * q + 1] = length;
+        if (order[p] !== first + q) contiguous = false;
+        at += region;
+        q++;
+        p++;
+      }
+      if (q === 0) {
+        this.computeAt(slot, messages[first], out, first);
+        p++;
+        continue;
+      }
+      this.runQueue(slot, counts, start, q, at);
+      if (contiguous) {
+        out.set(memory.subarray(at, at + q * digestLength), first * digestLength);
+      } else {
+        for (let e = 0; e < q; e++) {
+          copyOutOf(
+            memory,
+            at + e * digestLength,
+            out,
+            order[start + e] * digestLength,
+            digestLength,
+          );
         }
       }
-      start = end;
+      memory.fill(0, at, at + q * digestLength);
     }
     if (slot === this.wasm.scratch) this.clearScratch();
   }
@@ -296,49 +354,43 @@ export class WasmHmacKey {
   }
 
   /**
-   * messages[order[p .. p + size)] (all of `blocks` padded blocks, 2 ≤ size ≤ lanes) in one call
-   * of the lanes kernel; spare lanes repeat the last message, and their results are dropped.
-   * Lane k's message goes to MSG + k × (its padded length), 16-byte aligned; the kernel zeroes
-   * the messages and their padding.
+   * The module's queue entries [0, q) (counts[start ..) their padded blocks) under `slot`, tags
+   * to `tags`: each run of equal counts through the lanes, a full set per call, where the
+   * compression's lanes take messages of that many blocks; the rest through the one-message
+   * kernel, a run per call.
    */
-  private lanesOf(
-    slot: number,
-    messages: readonly Uint8Array[],
-    order: readonly number[],
-    p: number,
-    size: number,
-    blocks: number,
-    out: Uint8Array,
-  ): void {
-    const wasm = this.wasm;
-    const kernels = wasm.kernels;
-    const { lanes, block, stride } = BATCH[this.compression];
-    const memory = kernels.bytes();
-    const words = kernels.words();
-    const region = blocks * block;
-    const desc = wasm.desc >> 2;
-    for (let k = 0; k < lanes; k++) {
-      const lane = k < size ? k : size - 1;
-      const message = messages[order[p + lane]];
-      const at = kernels.msg + lane * region;
-      if (k === lane) {
-        const length = message.length;
-        copyIn(memory, at, message, 0, length);
-      }
-      words[desc + 2 * k] = at;
-      words[desc + 2 * k + 1] = message.length;
-    }
-    const exports = wasm.exports;
+  private runQueue(slot: number, counts: Int32Array, start: number, q: number, tags: number): void {
+    const { lanes, laneBlocks } = BATCH[this.compression];
+    const exports = this.wasm.exports;
+    const kind = KIND[this.compression];
     const digestLength = this.digestLength;
-    if (this.compression === "sha256") exports.hmac_sha256_x4(slot, blocks, digestLength);
-    else if (this.compression === "sha512") exports.hmac_sha512_x2(slot, blocks, digestLength);
-    else exports.hmac_sha1_x4(slot, blocks);
-    const result = kernels.out;
-    for (let k = 0; k < size; k++)
-      moveWordsOut(words, result + k * stride, out, order[p + k] * digestLength, digestLength);
-    // The kernel writes whole states: past a truncated digest (SHA-224, -384, -512/t) and in the
-    // spare lanes there is more to zero.
-    words.fill(0, result >> 2, (result + lanes * stride) >> 2);
+    let serial = 0; // entries [serial, g) wait for the one-message kernel
+    for (let g = 0; g < q; ) {
+      const blocks = counts[start + g];
+      let e = g + 1;
+      while (e < q && counts[start + e] === blocks) e++;
+      if (blocks <= laneBlocks) {
+        // Whole sets of lanes; a last short set repeats its last message in the spare lanes
+        // (SHA-512 has two lanes, so its short set is one message: the one-message kernel).
+        const full = e - g - ((e - g) % lanes);
+        const shortSet = e - g - full;
+        const lanesEnd = lanes === 2 || shortSet === 1 ? g + full : e;
+        if (lanesEnd > g) {
+          if (g > serial) exports.hmac_queue(kind, slot, serial, g - serial, digestLength, tags);
+          for (let f = g; f < lanesEnd; f += lanes) {
+            const size = Math.min(lanes, lanesEnd - f);
+            if (this.compression === "sha256")
+              exports.hmac_sha256_x4(slot, f, size, blocks, digestLength, tags);
+            else if (this.compression === "sha512")
+              exports.hmac_sha512_x2(slot, f, blocks, digestLength, tags);
+            else exports.hmac_sha1_x4(slot, f, size, blocks, tags);
+          }
+          serial = lanesEnd;
+        }
+      }
+      g = e;
+    }
+    if (q > serial) exports.hmac_queue(kind, slot, serial, q - serial, digestLength, tags);
   }
 
   /** @internal The key's own slot (0 before its second message), for the memory-scan tests. */

@@ -77,6 +77,30 @@ describe("HMAC kernels, one message and SIMD lanes, against node:crypto", () => 
     );
   });
 
+  it("batches longer than the module's queue (256 messages) and larger than MSG (64 KiB)", () => {
+    for (const name of NAMES) {
+      const key = bytes(32);
+      const m = mac(name, key);
+      // 300 equal short messages: more than one queue's worth, in order (one copy of the tags out
+      // per call); then 600 mixed lengths to 3 KiB (several MSG loads, sorted by block count, and
+      // past the crossover some go to node:crypto, so the module's share is not contiguous).
+      const short = Array.from({ length: 300 }, () => bytes(16));
+      const mixed = Array.from({ length: 600 }, (_, i) => bytes((i * 379) % 3000));
+      for (const messages of [short, mixed]) {
+        const tags = m.tagMany(messages);
+        assert.deepEqual(tags, concat(messages.map((x) => oracle(name, key, x))), name);
+        const split = messages.map((_, i) => tags.slice(i * m.tagLength, (i + 1) * m.tagLength));
+        split[257][3] ^= 0x40;
+        const results = m.verifyMany(messages, split);
+        assert.deepEqual(
+          results,
+          messages.map((_, i) => i !== 257),
+          name,
+        );
+      }
+    }
+  });
+
   it("truncated tags from the lanes: the tagLength option", () => {
     for (const name of NAMES) {
       const key = bytes(32);

@@ -1239,29 +1239,30 @@ function putDigest(kind: i32, to: usize, length: usize): void {
   for (let i: usize = 0; i < length; i += 8) store<u64>(at + i, 0);
 }
 
-function hmac(kind: i32, slot: usize, len: usize, digestLen: usize): void {
+/** HMAC of `len` bytes at `data` (zero past them, see absorbPadded) under the key slot; tag to `to`. */
+function hmac(kind: i32, slot: usize, data: usize, len: usize, digestLen: usize, to: usize): void {
   const stateLen: usize = kind == 5 ? 64 : 32;
   // Inner hash: from the prepared inner state (one block of K ⊕ ipad already absorbed).
   copyWords(STATE, slot, stateLen);
-  absorbPadded(kind, MSG, len);
+  absorbPadded(kind, data, len);
   // Outer hash over the inner digest: one block, built in BLOCK (zero at rest).
   putDigest(kind, BLOCK, digestLen);
-  outerHash(kind, slot, digestLen);
+  outerHash(kind, slot, digestLen, to);
 }
 
 /**
  * The outer hash, H(K ⊕ opad ‖ inner): BLOCK[0..digestLen) holds the inner digest; it is padded
- * there (5.1) and compressed from the slot's outer chaining value, and the tag goes to OUT.
+ * there (5.1) and compressed from the slot's outer chaining value, and the tag goes to `to`.
  * STATE and BLOCK are zeroed: nothing key-derived stays behind.
  */
-function outerHash(kind: i32, slot: usize, digestLen: usize): void {
+function outerHash(kind: i32, slot: usize, digestLen: usize, to: usize): void {
   const blockLen: usize = kind == 5 ? 128 : 64;
   const stateLen: usize = kind == 5 ? 64 : 32;
   store<u8>(BLOCK + digestLen, 0x80);
   store<u64>(BLOCK + blockLen - 8, bswap<u64>((<u64>(blockLen + digestLen)) << 3));
   copyWords(STATE, slot + stateLen, stateLen);
   compressWith(kind, BLOCK);
-  putDigest(kind, OUT, digestLen);
+  putDigest(kind, to, digestLen);
   zeroWords(STATE, stateLen);
   zeroWords(BLOCK, blockLen);
 }
@@ -1295,20 +1296,49 @@ export function hmac_outer(slot: usize, kind: i32, digestLen: usize): void {
   // is a multiple of 4).
   for (let i: usize = 0; i < digestLen; i += 4) store<u32>(BLOCK + i, load<u32>(MSG + i));
   zeroWords(MSG, 64);
-  outerHash(kind, slot, digestLen);
+  outerHash(kind, slot, digestLen, OUT);
 }
 
 /** HMAC-SHA-1 of MSG[0..len) under the key slot; the 20-byte tag goes to OUT. */
 export function hmac_sha1(slot: usize, len: usize): void {
-  hmac(1, slot, len, 20);
+  hmac(1, slot, MSG, len, 20, OUT);
 }
 /** HMAC-SHA-256 (digestLen 32) or HMAC-SHA-224 (28). */
 export function hmac_sha256(slot: usize, len: usize, digestLen: usize): void {
-  hmac(2, slot, len, digestLen);
+  hmac(2, slot, MSG, len, digestLen, OUT);
 }
 /** HMAC-SHA-512 (64), -384 (48), -512/256 (32), -512/224 (28). */
 export function hmac_sha512(slot: usize, len: usize, digestLen: usize): void {
-  hmac(5, slot, len, digestLen);
+  hmac(5, slot, MSG, len, digestLen, OUT);
+}
+
+// --- many messages in one call (the batch path, tagMany / verifyMany) ----------------------------
+//
+// The JavaScript side lays a batch's messages out in MSG, each at a 16-byte-aligned offset with
+// its padded length of zeros behind it, and lists them in QUEUE (offset and length, u32 each).
+// Entry q's tag goes to `tags` + q × digestLen as bytes (`tags` is in MSG past the messages): the
+// caller copies every tag out at once and zeroes them. Each message is zeroed once hashed. One
+// call per batch (or per group of lanes) instead of one per message: no copy out and no zeroing
+// from JavaScript per message.
+
+export const QUEUE: usize = 5120; // up to QUEUE_LENGTH entries: offset, length (u32 each)
+export const QUEUE_LENGTH: usize = 256;
+
+/**
+ * HMAC of the messages of QUEUE entries [first, first + count) under the key slot, one by one
+ * through the one-message kernel (`kind` 1 SHA-1, 2 SHA-256/224, 5 the SHA-512 family); entry
+ * q's tag to tags + q × digestLen. The messages and their entries are zeroed.
+ */
+export function hmac_queue(kind: i32, slot: usize, first: usize, count: usize, digestLen: usize, tags: usize): void {
+  for (let q = first; q < first + count; q++) {
+    const entry = QUEUE + (q << 3);
+    const at = <usize>load<u32>(entry);
+    const len = <usize>load<u32>(entry, 4);
+    hmac(kind, slot, at, len, digestLen, tags + q * digestLen);
+    // absorbPadded took its padding back; the message itself goes now (zero to its 16-byte end).
+    for (let i = at; i < at + len; i += 16) v128.store(i, i64x2.splat(0));
+    store<u64>(entry, 0);
+  }
 }
 
 // --- many messages at once: SIMD lanes (the batch path) -------------------------------------------
@@ -1942,6 +1972,31 @@ function clearLanes(lanes: usize, blockLen: usize, blocks: usize): void {
 }
 
 /**
+ * DESC ← QUEUE entries [first, first + size) for `lanes` lanes: a group short of a full set
+ * repeats its last message in the spare lanes (their results are dropped).
+ */
+function lanesFromQueue(lanes: usize, first: usize, size: usize): void {
+  for (let k: usize = 0; k < lanes; k++) {
+    const lane = k < size ? k : size - 1;
+    store<u64>(DESC + (k << 3), load<u64>(QUEUE + ((first + lane) << 3)));
+  }
+}
+
+/**
+ * Lane k's tag (at OUT + k × stride) to tags + (first + k) × digestLen for the group's `size`
+ * messages; OUT and the group's QUEUE entries are zeroed.
+ */
+function tagsFromLanes(stride: usize, first: usize, size: usize, digestLen: usize, tags: usize): void {
+  for (let k: usize = 0; k < size; k++) {
+    const to = tags + (first + k) * digestLen;
+    const from = OUT + k * stride;
+    for (let i: usize = 0; i < digestLen; i += 4) store<u32>(to + i, load<u32>(from + i));
+    store<u64>(QUEUE + ((first + k) << 3), 0);
+  }
+  zeroWords(OUT, 128);
+}
+
+/**
  * HMAC-SHA-256/224 (`kind` 2) or HMAC-SHA-1 (`kind` 1) of four messages (DESC) of `blocks` padded
  * blocks each under the key slot; lane k's tag to OUT + 32k.
  */
@@ -1979,21 +2034,35 @@ function hmacX4(kind: i32, slot: usize, blocks: usize, digestLen: usize): void {
   clearLanes(4, 64, blocks);
 }
 
-/** HMAC-SHA-256 (digestLen 32) or -224 (28) of the four messages in DESC, `blocks` blocks each. */
-export function hmac_sha256_x4(slot: usize, blocks: usize, digestLen: usize): void {
+/**
+ * HMAC-SHA-256 (digestLen 32) or -224 (28) of QUEUE entries [first, first + size) (2 ≤ size ≤ 4),
+ * `blocks` blocks each; entry q's tag to tags + q × digestLen.
+ */
+export function hmac_sha256_x4(slot: usize, first: usize, size: usize, blocks: usize, digestLen: usize, tags: usize): void {
+  lanesFromQueue(4, first, size);
   hmacX4(2, slot, blocks, digestLen);
+  tagsFromLanes(32, first, size, digestLen, tags);
 }
 
-/** HMAC-SHA-1 of the four messages in DESC, `blocks` blocks each. */
-export function hmac_sha1_x4(slot: usize, blocks: usize): void {
+/** HMAC-SHA-1 of QUEUE entries [first, first + size), as hmac_sha256_x4. */
+export function hmac_sha1_x4(slot: usize, first: usize, size: usize, blocks: usize, tags: usize): void {
+  lanesFromQueue(4, first, size);
   hmacX4(1, slot, blocks, 20);
+  tagsFromLanes(32, first, size, 20, tags);
 }
 
 /**
- * HMAC-SHA-512 and its truncations (digestLen 64, 48, 32, 28) of the two messages in DESC,
- * `blocks` 128-byte blocks each; lane k's tag to OUT + 64k.
+ * HMAC-SHA-512 and its truncations (digestLen 64, 48, 32, 28) of QUEUE entries [first, first + 2),
+ * `blocks` 128-byte blocks each; entry q's tag to tags + q × digestLen.
  */
-export function hmac_sha512_x2(slot: usize, blocks: usize, digestLen: usize): void {
+export function hmac_sha512_x2(slot: usize, first: usize, blocks: usize, digestLen: usize, tags: usize): void {
+  lanesFromQueue(2, first, 2);
+  hmacX2(slot, blocks, digestLen);
+  tagsFromLanes(64, first, 2, digestLen, tags);
+}
+
+/** The two lanes of hmac_sha512_x2 (DESC); lane k's tag to OUT + 64k. */
+function hmacX2(slot: usize, blocks: usize, digestLen: usize): void {
   padLanes(2, 128, blocks, false);
   for (let j: usize = 0; j < 8; j++) v128.store(STATEX + (j << 4), i64x2.splat(load<u64>(slot + (j << 3))));
   for (let b: usize = 0; b < blocks; b++) {
