@@ -136,6 +136,14 @@ const BATCH: Record<
   sha512: { lanes: 2, block: 128, lengthField: 16, laneBlocks: 1 },
 };
 
+/** 0, 1, …, count - 1: the index list of a whole batch, kept for the next batch of that size. */
+let identityIndices: readonly number[] = [];
+function identity(count: number): readonly number[] {
+  if (identityIndices.length !== count)
+    identityIndices = Array.from({ length: count }, (_, i) => i);
+  return identityIndices;
+}
+
 /** Blocks of a padded message of `length` bytes (the prefix block excluded). */
 function paddedBlocks(length: number, block: number, lengthField: number): number {
   return Math.floor((length + lengthField) / block) + 1;
@@ -481,19 +489,31 @@ export class WasmHmacCore {
     else this.key.outerJs(innerDigest, out);
   }
 
-  computeMany(messages: readonly Uint8Array[], indices: readonly number[], out: Uint8Array): void {
+  /** messages[i] for each i in `indices` (undefined: every message), tag i to out[i × digestLength ..). */
+  computeMany(
+    messages: readonly Uint8Array[],
+    indices: readonly number[] | undefined,
+    out: Uint8Array,
+  ): void {
+    const all = indices ?? identity(messages.length);
     const slot = this.slot ?? this.ready();
     if (slot === undefined) {
-      for (const i of indices) this.key.tagJsAt(messages[i], out, i);
+      for (const i of all) this.key.tagJsAt(messages[i], out, i);
       return;
     }
     const capacity = slot.msgCapacity;
-    let fits: number[] | undefined;
-    for (const i of indices) {
-      if (messages[i].length <= capacity) (fits ??= []).push(i);
+    let fits = true;
+    for (const i of all) if (messages[i].length > capacity) fits = false;
+    if (fits) {
+      slot.computeMany(messages, all, out);
+      return;
+    }
+    const own: number[] = [];
+    for (const i of all) {
+      if (messages[i].length <= capacity) own.push(i);
       else this.key.tagJsAt(messages[i], out, i);
     }
-    if (fits !== undefined) slot.computeMany(messages, fits, out);
+    if (own.length > 0) slot.computeMany(messages, own, out);
   }
 
   /** @internal The key's own slot (0 before its second message), for the memory-scan tests. */

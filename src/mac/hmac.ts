@@ -192,8 +192,11 @@ interface PreparedStates {
 interface HmacCore {
   /** `first`: the key's first message (which may be its only one). */
   compute(message: Bytes, out: Bytes, first: boolean): void;
-  /** messages[i] for each i in `indices`, tag i to out[i × outputLength ..) (never a first message). */
-  computeMany(messages: readonly Bytes[], indices: readonly number[], out: Bytes): void;
+  /**
+   * messages[i] for each i in `indices` (undefined: every message), tag i to
+   * out[i × outputLength ..) (never a first message).
+   */
+  computeMany(messages: readonly Bytes[], indices: readonly number[] | undefined, out: Bytes): void;
   /** The outer hash alone over an inner digest node:crypto computed (never a first message). */
   outer(innerDigest: Bytes, out: Bytes): void;
   wipe(): void;
@@ -211,8 +214,16 @@ class JsHmac implements HmacCore {
     this.key.tagJs(message, out);
   }
 
-  computeMany(messages: readonly Bytes[], indices: readonly number[], out: Bytes): void {
-    for (const i of indices) this.key.tagJsAt(messages[i], out, i);
+  computeMany(
+    messages: readonly Bytes[],
+    indices: readonly number[] | undefined,
+    out: Bytes,
+  ): void {
+    const count = indices?.length ?? messages.length;
+    for (let p = 0; p < count; p++) {
+      const i = indices === undefined ? p : indices[p];
+      this.key.tagJsAt(messages[i], out, i);
+    }
   }
 
   outer(innerDigest: Bytes, out: Bytes): void {
@@ -311,14 +322,23 @@ export class HmacKernel implements MacKernel {
    */
   computeMany(messages: readonly Bytes[], out: Bytes): void {
     const native = this.native;
-    let own: number[] | undefined;
     let long: number[] | undefined;
-    for (let i = 0; i < messages.length; i++) {
-      if (native?.serves(messages[i].length)) (long ??= []).push(i);
-      else (own ??= []).push(i);
+    if (native !== undefined) {
+      for (let i = 0; i < messages.length; i++)
+        if (native.serves(messages[i].length)) (long ??= []).push(i);
     }
-    if (long !== undefined) native?.computeMany(messages, long, out);
-    if (own !== undefined) this.core.computeMany(messages, own, out);
+    if (native === undefined || long === undefined) {
+      // The common batch: every message is the backend's (no index list to build).
+      this.core.computeMany(messages, undefined, out);
+    } else {
+      const own: number[] = [];
+      for (let i = 0, next = 0; i < messages.length; i++) {
+        if (i === long[next]) next++;
+        else own.push(i);
+      }
+      native.computeMany(messages, long, out);
+      if (own.length > 0) this.core.computeMany(messages, own, out);
+    }
     this.messages += messages.length;
   }
 
