@@ -8,11 +8,13 @@
 // the tag is out.
 //
 // Arithmetic: poly1305-donna-32. h and r are five 26-bit limbs; products are 64-bit; limbs that
-// wrap past 2^130 are multiplied by 5 (2^130 ≡ 5 mod p). Long inputs take a SIMD path: two
-// Horner lanes over even and odd blocks, four blocks per step (h·r^4 + m·r^2 + m', the scheme
-// of poly1305-opt's SSE2 code and of Goll and Gueron, "Vectorization of Poly1305 Message
-// Authentication Code", ITNG 2015), 32×32→64-bit products by i64x2.extmul, and the lanes
-// combined at the end as a·r^2 + b·r.
+// wrap past 2^130 are multiplied by 5 (2^130 ≡ 5 mod p). Long inputs take a path with three
+// Horner lanes, six blocks per step: two lanes in SIMD (h·r^6 + m·r^3 + m', the scheme of
+// poly1305-opt's SSE2 code and of Goll and Gueron, "Vectorization of Poly1305 Message
+// Authentication Code", ITNG 2015, with 32×32→64-bit products by i64x2.extmul) and a third in
+// scalar registers beside them, so that the vector units and the integer multiplier work at once
+// (0.76-0.85x the time of the two SIMD lanes alone from 1 KiB on, module against module); the
+// lanes combined at the end as a·r^3 + b·r^2 + c·r.
 //
 // Constant time: no branch and no memory index depends on the key, the accumulator or the
 // message bytes (only on lengths). The final reduction h mod p and the tag h + s use masks and
@@ -41,25 +43,26 @@ const PARTIAL: usize = 0; // bytes of an incomplete block (r's raw bytes cleared
 const S: usize = 16; // s, four u32 words, where the key brought them
 const R: usize = 32; // r, five u32 limbs
 const H: usize = 52; // h, five u32 limbs (partially reduced: each < 2^28)
-const R2: usize = 72; // r^2 limbs, once the SIMD path has run
-const R4: usize = 92; // r^4 limbs
+const R3: usize = 72; // r^3 limbs, once the SIMD path has run
+const R6: usize = 92; // r^6 limbs
 const FILL: usize = 112; // u32: bytes in PARTIAL
-const POWERS: usize = 116; // u32: 1 once R2, R4 and the tables below are set
+const POWERS: usize = 116; // u32: 1 once R3, R6 and the tables below are set
 // Three tables of nine SIMD multipliers (16 bytes each): limbs 0-4 of a power, then 5× limbs 1-4
-// (for the columns that wrap past 2^130). SQUARE and FOURTH hold r^2 and r^4 in every 32-bit
-// lane; COMBINE holds r^2 in lanes 0 and 2 and r in lanes 1 and 3.
-const SQUARE: usize = 128;
-const FOURTH: usize = 272;
+// (for the columns that wrap past 2^130). CUBE and SIXTH hold r^3 and r^6 in every 32-bit
+// lane; COMBINE holds r^3 in lanes 0 and 2 and r^2 in lanes 1 and 3.
+const CUBE: usize = 128;
+const SIXTH: usize = 272;
 const COMBINE: usize = 416;
 
 const M26: u64 = 0x3ffffff;
 const HIBIT: u32 = 1 << 24; // 2^128 in the top limb
 /**
- * Blocks past which (with the last) the SIMD path pays for r^2, r^4, its tables and combining the
- * lanes: 32 blocks and more (512 bytes), where the two kernels tied (AMD EPYC, Node 20,
- * 2026-12-04: 242 against 243 ns at 512 bytes; scalar 5% faster at 352, SIMD 4% faster at 640).
+ * Blocks past which (with the last) the SIMD path pays for r^3, r^6, its tables and combining the
+ * lanes: 24 blocks and more (384 bytes). Module against module (AMD EPYC, Node 20, 2026-12-04),
+ * against the scalar kernel alone: 0.92x the time at 464-496 bytes, within 1% at 400-432, and
+ * 1.07-1.09x at 256-320 bytes, where the scalar kernel keeps them.
  */
-const SIMD_MIN_BLOCKS: usize = 31;
+const SIMD_MIN_BLOCKS: usize = 23;
 
 /** Clamps r (RFC 8439 2.5.1: r &= 0x0ffffffc0ffffffc0ffffffc0fffffff) and splits it into limbs. */
 export function init(st: usize): void {
@@ -173,16 +176,45 @@ function squareLimbs(dst: usize, src: usize): void {
   const y1 = x1 << 1;
   const t3 = x3 * 5;
   const t4 = x4 * 5;
-  let d0 = x0 * x0 + ((x1 * t4 + x2 * t3) << 1);
-  let d1 = y0 * x1 + ((x2 * t4) << 1) + x3 * t3;
-  let d2 = y0 * x2 + x1 * x1 + ((x3 * t4) << 1);
-  let d3 = y0 * x3 + y1 * x2 + x4 * t4;
-  let d4 = y0 * x4 + y1 * x3 + x2 * x2;
+  const d0 = x0 * x0 + ((x1 * t4 + x2 * t3) << 1);
+  const d1 = y0 * x1 + ((x2 * t4) << 1) + x3 * t3;
+  const d2 = y0 * x2 + x1 * x1 + ((x3 * t4) << 1);
+  const d3 = y0 * x3 + y1 * x2 + x4 * t4;
+  const d4 = y0 * x4 + y1 * x3 + x2 * x2;
+  storeCarried(dst, d0, d1, d2, d3, d4);
+}
+
+/** The five limbs at dst = (the five at x)·(the five at y) mod p, partially reduced. */
+function mulLimbs(dst: usize, x: usize, y: usize): void {
+  const a0 = <u64>load<u32>(x);
+  const a1 = <u64>load<u32>(x, 4);
+  const a2 = <u64>load<u32>(x, 8);
+  const a3 = <u64>load<u32>(x, 12);
+  const a4 = <u64>load<u32>(x, 16);
+  const b0 = <u64>load<u32>(y);
+  const b1 = <u64>load<u32>(y, 4);
+  const b2 = <u64>load<u32>(y, 8);
+  const b3 = <u64>load<u32>(y, 12);
+  const b4 = <u64>load<u32>(y, 16);
+  const t1 = b1 * 5;
+  const t2 = b2 * 5;
+  const t3 = b3 * 5;
+  const t4 = b4 * 5;
+  const d0 = a0 * b0 + a1 * t4 + a2 * t3 + a3 * t2 + a4 * t1;
+  const d1 = a0 * b1 + a1 * b0 + a2 * t4 + a3 * t3 + a4 * t2;
+  const d2 = a0 * b2 + a1 * b1 + a2 * b0 + a3 * t4 + a4 * t3;
+  const d3 = a0 * b3 + a1 * b2 + a2 * b1 + a3 * b0 + a4 * t4;
+  const d4 = a0 * b4 + a1 * b3 + a2 * b2 + a3 * b1 + a4 * b0;
+  storeCarried(dst, d0, d1, d2, d3, d4);
+}
+
+/** Stores five product columns as limbs, carried once (blocks()'s carries): each < 2^26 + 2^12. */
+function storeCarried(dst: usize, d0: u64, d1: u64, d2: u64, d3: u64, d4: u64): void {
   d1 += d0 >> 26;
   d2 += d1 >> 26;
   d3 += d2 >> 26;
   d4 += d3 >> 26;
-  let h0 = (d0 & M26) + (d4 >> 26) * 5;
+  const h0 = (d0 & M26) + (d4 >> 26) * 5;
   store<u32>(dst, <u32>((d1 & M26) + (h0 >> 26)), 4);
   store<u32>(dst, <u32>(h0 & M26));
   store<u32>(dst, <u32>(d2 & M26), 8);
@@ -190,46 +222,71 @@ function squareLimbs(dst: usize, src: usize): void {
   store<u32>(dst, <u32>(d4 & M26), 16);
 }
 
-/** r^2, r^4 and the multiplier tables, on first use. */
+/** r^3, r^6 and the multiplier tables, on first use (r^2 passes through R6 on the way). */
 function powers(st: usize): void {
   if (load<u32>(st, POWERS) != 0) return;
-  squareLimbs(st + R2, st + R);
-  squareLimbs(st + R4, st + R2);
+  squareLimbs(st + R6, st + R);
+  mulLimbs(st + R3, st + R6, st + R);
   for (let i: usize = 0; i < 5; i++) {
-    const r = load<u32>(st + R + (i << 2));
-    const squared = load<u32>(st + R2 + (i << 2));
-    const fourth = load<u32>(st + R4 + (i << 2));
+    const squared = load<u32>(st + R6 + (i << 2));
+    const cubed = load<u32>(st + R3 + (i << 2));
     // Entry i, and for i ≥ 1 entry 4 + i with 5× the limb (entry 4 is rewritten at i = 4).
-    v128.store(st + SQUARE + (i << 4), i32x4.splat(squared));
-    v128.store(st + SQUARE + ((4 + i) << 4), i32x4.splat(squared * 5));
-    v128.store(st + FOURTH + (i << 4), i32x4.splat(fourth));
-    v128.store(st + FOURTH + ((4 + i) << 4), i32x4.splat(fourth * 5));
-    v128.store(st + COMBINE + (i << 4), i64x2.splat(<i64>squared | (<i64>r << 32)));
-    v128.store(st + COMBINE + ((4 + i) << 4), i64x2.splat(<i64>(squared * 5) | (<i64>(r * 5) << 32)));
+    v128.store(st + CUBE + (i << 4), i32x4.splat(cubed));
+    v128.store(st + CUBE + ((4 + i) << 4), i32x4.splat(cubed * 5));
+    v128.store(st + COMBINE + (i << 4), i64x2.splat(<i64>cubed | (<i64>squared << 32)));
+    v128.store(st + COMBINE + ((4 + i) << 4), i64x2.splat(<i64>(cubed * 5) | (<i64>(squared * 5) << 32)));
+  }
+  squareLimbs(st + R6, st + R3);
+  for (let i: usize = 0; i < 5; i++) {
+    const sixth = load<u32>(st + R6 + (i << 2));
+    v128.store(st + SIXTH + (i << 4), i32x4.splat(sixth));
+    v128.store(st + SIXTH + ((4 + i) << 4), i32x4.splat(sixth * 5));
   }
   store<u32>(st, 1, POWERS);
 }
 
 /**
- * Absorbs 2 + 4·steps blocks from p with two Horner lanes: lane a starts as h + m0, lane b as m1;
- * each step is (a, b) = (a, b)·r^4 + (m_i, m_i+1)·r^2 + (m_i+2, m_i+3), and a last step with the
- * COMBINE multipliers and no message (the m·r^2 half skipped) gives (a·r^2, b·r), whose sum is h.
+ * Absorbs 3 + 6·steps blocks from p with three Horner lanes: two in SIMD (a, b) and one in scalar
+ * registers (c), so that the vector units (the SIMD lanes' products and lane shuffles) and the
+ * integer multiplier (the scalar lane's) work at once. The lanes start as h + m0, m1 and m2; each
+ * step of six blocks is (a, b) = (a, b)·r^6 + (m0, m1)·r^3 + (m3, m4) and c = c·r^6 + m2·r^3 + m5;
+ * a last step with the COMBINE multipliers and no message gives (a·r^3, b·r^2), and with c·r their
+ * sum is h (H·r^6 + m0·r^6 + … + m5·r, Horner's six blocks, at every step).
  */
 function blocksSimd(st: usize, p: usize, steps: usize): void {
   powers(st);
   const mask = i64x2.splat(M26);
   const zero = i64x2.splat(0);
   let hibit = i64x2.splat(HIBIT);
-  const u0 = multiplier(st + SQUARE, 0);
-  const u1 = multiplier(st + SQUARE, 1);
-  const u2 = multiplier(st + SQUARE, 2);
-  const u3 = multiplier(st + SQUARE, 3);
-  const u4 = multiplier(st + SQUARE, 4);
-  const v1 = multiplier(st + SQUARE, 5);
-  const v2 = multiplier(st + SQUARE, 6);
-  const v3 = multiplier(st + SQUARE, 7);
-  const v4 = multiplier(st + SQUARE, 8);
-  let table = st + FOURTH;
+  const u0 = multiplier(st + CUBE, 0);
+  const u1 = multiplier(st + CUBE, 1);
+  const u2 = multiplier(st + CUBE, 2);
+  const u3 = multiplier(st + CUBE, 3);
+  const u4 = multiplier(st + CUBE, 4);
+  const v1 = multiplier(st + CUBE, 5);
+  const v2 = multiplier(st + CUBE, 6);
+  const v3 = multiplier(st + CUBE, 7);
+  const v4 = multiplier(st + CUBE, 8);
+  let table = st + SIXTH;
+  // The scalar lane's multipliers: r^3 and r^6, and 5× their limbs 1-4.
+  const q0 = <u64>load<u32>(st, R3);
+  const q1 = <u64>load<u32>(st, R3 + 4);
+  const q2 = <u64>load<u32>(st, R3 + 8);
+  const q3 = <u64>load<u32>(st, R3 + 12);
+  const q4 = <u64>load<u32>(st, R3 + 16);
+  const e0 = <u64>load<u32>(st, R6);
+  const e1 = <u64>load<u32>(st, R6 + 4);
+  const e2 = <u64>load<u32>(st, R6 + 8);
+  const e3 = <u64>load<u32>(st, R6 + 12);
+  const e4 = <u64>load<u32>(st, R6 + 16);
+  const q5 = q1 * 5;
+  const q6 = q2 * 5;
+  const q7 = q3 * 5;
+  const q8 = q4 * 5;
+  const e5 = e1 * 5;
+  const e6 = e2 * 5;
+  const e7 = e3 * 5;
+  const e8 = e4 * 5;
 
   // Blocks 0 and 1 in 64-bit lanes [m0, m1], limb by limb, with h added to lane a.
   let lo = i64x2.shuffle(v128.load(p), v128.load(p, 16), 0, 2);
@@ -244,13 +301,20 @@ function blocksSimd(st: usize, p: usize, steps: usize): void {
   );
   let h3 = i64x2.add(v128.and(i64x2.shr_u(hi, 14), mask), i64x2.replace_lane(zero, 0, <i64>load<u32>(st, H + 12)));
   let h4 = i64x2.add(v128.or(i64x2.shr_u(hi, 40), hibit), i64x2.replace_lane(zero, 0, <i64>load<u32>(st, H + 16)));
-  p += 32;
+  // Block 2 in the scalar lane.
+  let c0 = <u64>(load<u32>(p, 32) & 0x3ffffff);
+  let c1 = <u64>((load<u32>(p, 35) >> 2) & 0x3ffffff);
+  let c2 = <u64>((load<u32>(p, 38) >> 4) & 0x3ffffff);
+  let c3 = <u64>((load<u32>(p, 41) >> 6) & 0x3ffffff);
+  let c4 = <u64>((load<u32>(p, 44) >> 8) | HIBIT);
+  v128.store(p, zero, 32);
+  p += 48;
 
   while (true) {
     if (steps == 0) {
       table = st + COMBINE;
       hibit = zero;
-      p = ZEROS;
+      p = ZEROS - 48; // the last step's "blocks 3 and 4" are ZEROS
     }
     const w0 = multiplier(table, 0);
     const w1 = multiplier(table, 1);
@@ -264,11 +328,11 @@ function blocksSimd(st: usize, p: usize, steps: usize): void {
     const a01 = pack(h0, h1);
     const a23 = pack(h2, h3);
     const a4 = pack(h4, h4);
-    // Blocks i+2, i+3, added as they are.
-    lo = i64x2.shuffle(v128.load(p, 32), v128.load(p, 48), 0, 2);
-    hi = i64x2.shuffle(v128.load(p, 32), v128.load(p, 48), 1, 3);
-    v128.store(p, zero, 32);
+    // Blocks 3 and 4, added as they are.
+    lo = i64x2.shuffle(v128.load(p, 48), v128.load(p, 64), 0, 2);
+    hi = i64x2.shuffle(v128.load(p, 48), v128.load(p, 64), 1, 3);
     v128.store(p, zero, 48);
+    v128.store(p, zero, 64);
     let d0 = i64x2.add(column(a01, a23, a4, w0, x4, x3, x2, x1), v128.and(lo, mask));
     let d1 = i64x2.add(column(a01, a23, a4, w1, w0, x4, x3, x2), v128.and(i64x2.shr_u(lo, 26), mask));
     let d2 = i64x2.add(
@@ -278,7 +342,7 @@ function blocksSimd(st: usize, p: usize, steps: usize): void {
     let d3 = i64x2.add(column(a01, a23, a4, w3, w2, w1, w0, x4), v128.and(i64x2.shr_u(hi, 14), mask));
     let d4 = i64x2.add(column(a01, a23, a4, w4, w3, w2, w1, w0), v128.or(i64x2.shr_u(hi, 40), hibit));
     if (steps != 0) {
-      // Blocks i, i+1, times r^2 (the last step has none).
+      // Blocks 0 and 1, times r^3.
       lo = i64x2.shuffle(v128.load(p), v128.load(p, 16), 0, 2);
       hi = i64x2.shuffle(v128.load(p), v128.load(p, 16), 1, 3);
       v128.store(p, zero);
@@ -291,6 +355,34 @@ function blocksSimd(st: usize, p: usize, steps: usize): void {
       d2 = i64x2.add(d2, column(m01, m23, m4, u2, u1, u0, v4, v3));
       d3 = i64x2.add(d3, column(m01, m23, m4, u3, u2, u1, u0, v4));
       d4 = i64x2.add(d4, column(m01, m23, m4, u4, u3, u2, u1, u0));
+      // The scalar lane: c·r^6 + block 2·r^3 + block 5.
+      const n0 = <u64>(load<u32>(p, 32) & 0x3ffffff);
+      const n1 = <u64>((load<u32>(p, 35) >> 2) & 0x3ffffff);
+      const n2 = <u64>((load<u32>(p, 38) >> 4) & 0x3ffffff);
+      const n3 = <u64>((load<u32>(p, 41) >> 6) & 0x3ffffff);
+      const n4 = <u64>((load<u32>(p, 44) >> 8) | HIBIT);
+      let f0 = c0 * e0 + c1 * e8 + c2 * e7 + c3 * e6 + c4 * e5 + n0 * q0 + n1 * q8 + n2 * q7 + n3 * q6 + n4 * q5;
+      let f1 = c0 * e1 + c1 * e0 + c2 * e8 + c3 * e7 + c4 * e6 + n0 * q1 + n1 * q0 + n2 * q8 + n3 * q7 + n4 * q6;
+      let f2 = c0 * e2 + c1 * e1 + c2 * e0 + c3 * e8 + c4 * e7 + n0 * q2 + n1 * q1 + n2 * q0 + n3 * q8 + n4 * q7;
+      let f3 = c0 * e3 + c1 * e2 + c2 * e1 + c3 * e0 + c4 * e8 + n0 * q3 + n1 * q2 + n2 * q1 + n3 * q0 + n4 * q8;
+      let f4 = c0 * e4 + c1 * e3 + c2 * e2 + c3 * e1 + c4 * e0 + n0 * q4 + n1 * q3 + n2 * q2 + n3 * q1 + n4 * q0;
+      f0 += <u64>(load<u32>(p, 80) & 0x3ffffff);
+      f1 += <u64>((load<u32>(p, 83) >> 2) & 0x3ffffff);
+      f2 += <u64>((load<u32>(p, 86) >> 4) & 0x3ffffff);
+      f3 += <u64>((load<u32>(p, 89) >> 6) & 0x3ffffff);
+      f4 += <u64>((load<u32>(p, 92) >> 8) | HIBIT);
+      v128.store(p, zero, 32);
+      v128.store(p, zero, 80);
+      f1 += f0 >> 26;
+      f2 += f1 >> 26;
+      f3 += f2 >> 26;
+      f4 += f3 >> 26;
+      c0 = (f0 & M26) + (f4 >> 26) * 5;
+      c1 = (f1 & M26) + (c0 >> 26);
+      c0 &= M26;
+      c2 = f2 & M26;
+      c3 = f3 & M26;
+      c4 = f4 & M26;
     }
     // Partial carry in two interleaved chains (d0→d1→d2→d3, d3→d4→d0→d1): limbs end < 2^27.
     d1 = i64x2.add(d1, i64x2.shr_u(d0, 26));
@@ -310,14 +402,29 @@ function blocksSimd(st: usize, p: usize, steps: usize): void {
     h3 = v128.and(h3, mask);
     if (steps == 0) break;
     steps--;
-    p += 64;
+    p += 96;
   }
-  // h = a·r^2 + b·r, limb by limb (each < 2^28).
-  store<u32>(st, i32x4.extract_lane(h0, 0) + i32x4.extract_lane(h0, 2), H);
-  store<u32>(st, i32x4.extract_lane(h1, 0) + i32x4.extract_lane(h1, 2), H + 4);
-  store<u32>(st, i32x4.extract_lane(h2, 0) + i32x4.extract_lane(h2, 2), H + 8);
-  store<u32>(st, i32x4.extract_lane(h3, 0) + i32x4.extract_lane(h3, 2), H + 12);
-  store<u32>(st, i32x4.extract_lane(h4, 0) + i32x4.extract_lane(h4, 2), H + 16);
+  // c·r, then h = a·r^3 + b·r^2 + c·r limb by limb, carried once more.
+  const r0 = <u64>load<u32>(st, R);
+  const r1 = <u64>load<u32>(st, R + 4);
+  const r2 = <u64>load<u32>(st, R + 8);
+  const r3 = <u64>load<u32>(st, R + 12);
+  const r4 = <u64>load<u32>(st, R + 16);
+  const s1 = r1 * 5;
+  const s2 = r2 * 5;
+  const s3 = r3 * 5;
+  const s4 = r4 * 5;
+  let g0 = c0 * r0 + c1 * s4 + c2 * s3 + c3 * s2 + c4 * s1;
+  let g1 = c0 * r1 + c1 * r0 + c2 * s4 + c3 * s3 + c4 * s2;
+  let g2 = c0 * r2 + c1 * r1 + c2 * r0 + c3 * s4 + c4 * s3;
+  let g3 = c0 * r3 + c1 * r2 + c2 * r1 + c3 * r0 + c4 * s4;
+  let g4 = c0 * r4 + c1 * r3 + c2 * r2 + c3 * r1 + c4 * r0;
+  g0 += <u64>i64x2.extract_lane(h0, 0) + <u64>i64x2.extract_lane(h0, 1);
+  g1 += <u64>i64x2.extract_lane(h1, 0) + <u64>i64x2.extract_lane(h1, 1);
+  g2 += <u64>i64x2.extract_lane(h2, 0) + <u64>i64x2.extract_lane(h2, 1);
+  g3 += <u64>i64x2.extract_lane(h3, 0) + <u64>i64x2.extract_lane(h3, 1);
+  g4 += <u64>i64x2.extract_lane(h4, 0) + <u64>i64x2.extract_lane(h4, 1);
+  storeCarried(st + H, g0, g1, g2, g3, g4);
 }
 
 // --- the exported operations -------------------------------------------------------------------
@@ -326,10 +433,10 @@ function blocksSimd(st: usize, p: usize, steps: usize): void {
 function absorb(st: usize, p: usize, end: usize, lastHibit: u32): void {
   const count = (end - p) >> 4;
   if (count > SIMD_MIN_BLOCKS) {
-    // All but the last block, in steps of 2 + 4k.
-    const steps = (count - 3) >> 2;
+    // All but the last block, in steps of 3 + 6k.
+    const steps = (count - 4) / 6;
     blocksSimd(st, p, steps);
-    p += (2 + (steps << 2)) << 4;
+    p += (3 + steps * 6) << 4;
   }
   blocks(st + H, st + R, p, end, lastHibit);
 }
@@ -423,7 +530,7 @@ function tag(st: usize): void {
   store<u32>(OUT, <u32>f, 8);
   f = (f >> 32) + (<u64>h4 << 8) + <u64>load<u32>(st, S + 12);
   store<u32>(OUT, <u32>f, 12);
-  zeroBytes(st, load<u32>(st, POWERS) != 0 ? STATE_SIZE : SQUARE);
+  zeroBytes(st, load<u32>(st, POWERS) != 0 ? STATE_SIZE : CUBE);
 }
 
 /** Absorbs the incomplete last block, writes the tag to OUT and zeroes the state area. */
