@@ -120,7 +120,7 @@ export interface HmacPadSource {
 const KIND: Record<HmacCompression, number> = { sha1: 1, sha256: 2, sha512: 5 };
 
 /**
- * The batch kernels' shape per compression function: messages per call (SIMD lanes), block and
+ * The batch kernels' shape per compression function: messages per lanes-kernel call, block and
  * length-field sizes (FIPS 180-4 5.1), and the most padded blocks a message may have to take a
  * lane. SHA-512's two lanes pay for one-block messages only: its one-message kernel, whose
  * schedule runs in SIMD beside scalar rounds, takes 0.8-0.9x the lanes' time per message from two
@@ -136,12 +136,9 @@ const BATCH: Record<
   sha512: { lanes: 2, block: 128, lengthField: 16, laneBlocks: 1 },
 };
 
-/** 0, 1, …, count - 1: the index list of a whole batch, kept for the next batch of that size. */
-let identityIndices: readonly number[] = [];
-function identity(count: number): readonly number[] {
-  if (identityIndices.length !== count)
-    identityIndices = Array.from({ length: count }, (_, i) => i);
-  return identityIndices;
+/** Position p of a batch's index list; undefined stands for every message in order (0, 1, …). */
+function indexAt(indices: readonly number[] | undefined, p: number): number {
+  return indices === undefined ? p : indices[p];
 }
 
 /** Blocks of a padded message of `length` bytes (the prefix block excluded). */
@@ -258,34 +255,41 @@ export class WasmHmacKey {
   }
 
   /**
-   * HMAC of messages[i] for every i in `indices` into out[i × digestLength ..), as many messages
-   * per call as MSG holds: each is copied to its own padded region of MSG and listed in the
-   * module's queue, and the tags come back together from behind the messages. Messages with the
-   * same number of padded blocks (sorted together when the batch mixes counts) go through the
-   * SIMD lanes, a full set per call; the rest, and a group's last message when it is alone, go
+   * HMAC of messages[i] for every i in `indices` (undefined: every message) into
+   * out[i × digestLength ..), as many messages per call as MSG holds: each is copied to its own
+   * padded region of MSG and listed in the module's queue, and the tags come back together from
+   * behind the messages. Messages with the same number of padded blocks (sorted together when the
+   * batch mixes counts) go through the SIMD lanes, a set of lanes per call (a short set repeats its
+   * last message in the spare lanes); the rest, and a group's last message when it is alone, go
    * through the one-message kernel, the whole run in one call. A message too long to share MSG
    * with its tag goes by itself.
    */
-  computeMany(messages: readonly Uint8Array[], indices: readonly number[], out: Uint8Array): void {
+  computeMany(
+    messages: readonly Uint8Array[],
+    indices: readonly number[] | undefined,
+    out: Uint8Array,
+  ): void {
     const { block, lengthField } = BATCH[this.compression];
-    const count = indices.length;
+    const count = indices?.length ?? messages.length;
     // Each message's padded block count; sorted by it only when the batch mixes counts, as keys
-    // blocks · 2^24 + position (a Float64Array sorts natively).
+    // blocks · span + position, span a power of two past the count (a Float64Array sorts
+    // natively, and the keys stay exact: blocks < 2^11, positions < 2^32).
     const counts = new Int32Array(count);
     let mixed = false;
     for (let p = 0; p < count; p++) {
-      counts[p] = paddedBlocks(messages[indices[p]].length, block, lengthField);
+      counts[p] = paddedBlocks(messages[indexAt(indices, p)].length, block, lengthField);
       if (counts[p] !== counts[0]) mixed = true;
     }
-    let order: readonly number[] = indices;
+    let order = indices;
     if (mixed) {
+      const span = 2 ** Math.ceil(Math.log2(count + 1));
       const keys = new Float64Array(count);
-      for (let p = 0; p < count; p++) keys[p] = counts[p] * 16777216 + p;
+      for (let p = 0; p < count; p++) keys[p] = counts[p] * span + p;
       keys.sort();
       const sorted = new Array<number>(count);
       for (let p = 0; p < count; p++) {
-        const at = keys[p] % 16777216;
-        sorted[p] = indices[at];
+        const at = keys[p] % span;
+        sorted[p] = indexAt(indices, at);
         keys[p] = counts[at];
       }
       order = sorted;
@@ -302,43 +306,42 @@ export class WasmHmacKey {
     for (let p = 0; p < count; ) {
       // Fill MSG and the queue from position p on.
       const start = p;
-      const first = order[p];
+      const head = indexAt(order, p);
       let at = kernels.msg;
       let q = 0;
       let contiguous = true;
       while (p < count && q < wasm.queueLength) {
-        const message = messages[order[p]];
+        const message = messages[indexAt(order, p)];
         const length = message.length;
         const region = counts[p] * block;
         if (at + region + (q + 1) * digestLength > end) break;
         copyIn(memory, at, message, 0, length);
         words[queue + 2 * q] = at;
         words[queue + 2 * q + 1] = length;
-        if (order[p] !== first + q) contiguous = false;
+        if (indexAt(order, p) !== head + q) contiguous = false;
         at += region;
         q++;
         p++;
       }
       if (q === 0) {
-        this.computeAt(slot, messages[first], out, first);
+        this.computeAt(slot, messages[head], out, head);
         p++;
         continue;
       }
-      this.runQueue(slot, counts, start, q, at);
-      if (contiguous) {
-        out.set(memory.subarray(at, at + q * digestLength), first * digestLength);
-      } else {
-        for (let e = 0; e < q; e++) {
-          copyOutOf(
-            memory,
-            at + e * digestLength,
-            out,
-            order[start + e] * digestLength,
-            digestLength,
-          );
+      try {
+        this.runQueue(slot, counts, start, q, at);
+        if (contiguous) {
+          out.set(memory.subarray(at, at + q * digestLength), head * digestLength);
+        } else {
+          for (let e = 0; e < q; e++) {
+            const to = indexAt(order, start + e) * digestLength;
+            copyOutOf(memory, at + e * digestLength, out, to, digestLength);
+          }
         }
+      } finally {
+        // The tags behind the messages (the kernels zeroed the messages themselves).
+        memory.fill(0, at, at + q * digestLength);
       }
-      memory.fill(0, at, at + q * digestLength);
     }
     if (slot === this.wasm.scratch) this.clearScratch();
   }
@@ -363,7 +366,7 @@ export class WasmHmacKey {
 
   /**
    * The module's queue entries [0, q) (counts[start ..) their padded blocks) under `slot`, tags
-   * to `tags`: each run of equal counts through the lanes, a full set per call, where the
+   * to `tags`: each run of equal counts through the lanes, a set of lanes per call, where the
    * compression's lanes take messages of that many blocks; the rest through the one-message
    * kernel, a run per call.
    */
@@ -495,25 +498,23 @@ export class WasmHmacCore {
     indices: readonly number[] | undefined,
     out: Uint8Array,
   ): void {
-    const all = indices ?? identity(messages.length);
+    const count = indices?.length ?? messages.length;
     const slot = this.slot ?? this.ready();
-    if (slot === undefined) {
-      for (const i of all) this.key.tagJsAt(messages[i], out, i);
-      return;
-    }
-    const capacity = slot.msgCapacity;
-    let fits = true;
-    for (const i of all) if (messages[i].length > capacity) fits = false;
+    const capacity = slot?.msgCapacity ?? 0;
+    let fits = slot !== undefined;
+    for (let p = 0; p < count && fits; p++) fits = messages[indexAt(indices, p)].length <= capacity;
     if (fits) {
-      slot.computeMany(messages, all, out);
+      slot?.computeMany(messages, indices, out);
       return;
     }
+    // Past MSG (or no module yet): those messages on the TypeScript hash, the rest in the module.
     const own: number[] = [];
-    for (const i of all) {
-      if (messages[i].length <= capacity) own.push(i);
+    for (let p = 0; p < count; p++) {
+      const i = indexAt(indices, p);
+      if (slot !== undefined && messages[i].length <= capacity) own.push(i);
       else this.key.tagJsAt(messages[i], out, i);
     }
-    if (own.length > 0) slot.computeMany(messages, own, out);
+    if (own.length > 0) slot?.computeMany(messages, own, out);
   }
 
   /** @internal The key's own slot (0 before its second message), for the memory-scan tests. */

@@ -1,6 +1,7 @@
 /**
  * The Poly1305 WebAssembly kernel (src/engine/wasm/assembly/poly1305.ts: radix 2^26 with 64-bit
- * products, SIMD from 512 bytes) and how keys, messages and tags pass through its memory. A state
+ * products; from 24 blocks three Horner lanes, two in SIMD and one scalar) and how keys, messages
+ * and tags pass through its memory. A state
  * area is either a key slot (a stream that spans calls) or ONE_SHOT (a computation that starts
  * and finishes within one call from JavaScript).
  */

@@ -1,10 +1,11 @@
 /**
  * The WebAssembly HMAC kernels (src/engine/wasm/assembly/hmac.ts): the one-message kernels and
- * the SIMD lanes of the batch path (four messages per call for SHA-1 and SHA-256, two for
- * SHA-512) against node:crypto, at every length to 300 bytes and across the block-count
- * boundaries the lanes are grouped by, with groups of every size (a lone message, spare lanes,
- * messages too long for a lane or for MSG); and a scan of the module's memory after batches and
- * destroy() for the key, the prepared states, the messages and the tags.
+ * the batch path (messages queued in MSG together; SIMD lanes, four messages at a time for SHA-1
+ * and SHA-256, two one-block messages for SHA-512, the one-message kernel for the rest) against
+ * node:crypto, at every length to 300 bytes and across the block-count boundaries the lanes are
+ * grouped by, with groups of every size (a lone message, spare lanes, batches past the queue and
+ * past MSG, messages too long to share MSG or past it); and a scan of the module's memory after
+ * batches and destroy() for the key, the prepared states, the messages and the tags.
  */
 import assert from "node:assert/strict";
 import { createHash, createHmac, randomBytes } from "node:crypto";
@@ -50,7 +51,7 @@ describe("HMAC kernels, one message and SIMD lanes, against node:crypto", () => 
     });
   }
 
-  it("random batches: mixed lengths, repeats, lengths past a lane's share of MSG and past MSG", () => {
+  it("random batches: mixed lengths, repeats, lengths near and past MSG's size", () => {
     const long = [0, 1, 16383, 16384, 16385, 32700, 65535, 65536, 70000];
     fc.assert(
       fc.property(
@@ -141,6 +142,16 @@ describe("wasm HMAC memory after batches", { skip: noWasm }, () => {
       );
       const tags = m.tagMany(messages);
       const tagLength = m.tagLength;
+      // A batch past the queue's 256 entries, in several loads of MSG, and checked back.
+      const bulk = Array.from({ length: 300 }, (_, i) =>
+        concat([pattern, new Uint8Array((i * 13) % 700).fill(0x66)]),
+      );
+      const bulkTags = m.tagMany(bulk);
+      const bulkSplit = bulk.map((_, i) => bulkTags.slice(i * tagLength, (i + 1) * tagLength));
+      assert.ok(
+        m.verifyMany(bulk, bulkSplit).every((ok) => ok),
+        `${name}: the bulk batch verifies`,
+      );
       // Past the crossover: node:crypto's inner hash, then the outer one in the module (hmac_outer),
       // whose inner digest, state and tag must not stay behind either.
       const long = concat([pattern, new Uint8Array(4000).fill(0x55)]);
@@ -168,6 +179,8 @@ describe("wasm HMAC memory after batches", { skip: noWasm }, () => {
       };
       for (let i = 0; i < messages.length; i++)
         needles[`tag ${i}`] = tags.subarray(i * tagLength, i * tagLength + 16);
+      for (const i of [0, 150, 299])
+        needles[`bulk tag ${i}`] = bulkTags.subarray(i * tagLength, i * tagLength + 16);
       needles["the long message's tag"] = longTag.subarray(0, 16);
       needles["the long message's inner digest"] = new Uint8Array(
         createHash(HASHES[name])

@@ -302,7 +302,8 @@ describe("wasm Poly1305 leaves no key material in the module's memory", () => {
     const kernel = (m as unknown as { kernel: { stream: { slot: number } } }).kernel;
     const slot = kernel.stream.slot;
     const before = w.bytes().slice(slot, slot + POLY1305_SLOT_SIZE);
-    // r limbs, s, and the SIMD tables (r^2 at +128, r^4 at +272, [r^2 r] at +416) are there.
+    // r limbs, s, r^3 and r^6 limbs (+72, +92) and the SIMD tables (r^3 at +128, r^6 at +272,
+    // [r^3 r^2] at +416) are there.
     assert.equal(toHex(before.subarray(16, 32)), toHex(key.subarray(16)), "the slot holds s");
     assert.equal(toHex(before.subarray(32, 52)), toHex(rLimbs(key)), "the slot holds r");
     assert.ok(
@@ -319,9 +320,11 @@ describe("wasm Poly1305 leaves no key material in the module's memory", () => {
     );
     assertAbsent({
       ...keyNeedles(key),
-      "r^2 table": before.subarray(128, 144),
-      "r^4 table": before.subarray(272, 288),
-      "[r^2 r] table": before.subarray(416, 432),
+      "r^3 limbs": before.subarray(72, 92),
+      "r^6 limbs": before.subarray(92, 112),
+      "r^3 table": before.subarray(128, 144),
+      "r^6 table": before.subarray(272, 288),
+      "[r^3 r^2] table": before.subarray(416, 432),
     });
     throwsKeyed(() => stream.update(bytes(1)), "DESTROYED");
 

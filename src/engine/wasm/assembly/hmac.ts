@@ -3,7 +3,8 @@
 // from prepared key states, in one call (FIPS 180-4, RFC 2104). The JavaScript side writes the
 // inner and outer chaining values after the padded-key blocks into a key slot, the message into
 // MSG, and gets the tag from OUT; or, for key setup, the initial values into the slot and the
-// two padded-key blocks into MSG (hmac_key).
+// two padded-key blocks into MSG (hmac_key); or, for a batch, the messages into MSG and their
+// places into QUEUE, and gets the tags from behind the messages (hmac_queue and the lanes).
 //
 // The compression functions keep the working variables in locals, with rounds unrolled so that
 // the variables' roles rotate instead of their values moving (FIPS 180-4 6.1.3 / 6.2.2's
@@ -18,13 +19,15 @@
 //
 // Constant time: only ARX and Boolean operations, fixed rotations and shifts, and round constants
 // indexed by the public round number; branches depend on lengths alone. No secret stays in module
-// memory: STATE, BLOCK, WK and the padding written into MSG are zeroed before an export returns
-// (the working variables never leave locals).
+// memory: STATE, BLOCK, WK, STATEX, WX, the messages and the padding written into MSG are zeroed
+// before an export returns (the working variables never leave locals); the tags in OUT, or behind
+// a batch's messages, the JavaScript side zeroes as it takes them.
 
 // Memory map (bytes), above the static data: the SIMD loops' round-constant tables (under 1 KiB;
 // the one-message kernels' constants are immediates in their unrolled rounds). Key slots
 // start at SLOTS and are managed by the JavaScript side: inner chaining value at +0, outer at +32
-// (SHA-1, SHA-256) or +64 (SHA-512).
+// (SHA-1, SHA-256) or +64 (SHA-512). Between OUT and MSG: WK (4480, SHA-512's W + K ring), and
+// for the batch path STATEX (4608), WX (4736), DESC (4992) and QUEUE (5120-7168), defined with it.
 export const STATE: usize = 4096; // the working chaining value, 8 × u64
 export const BLOCK: usize = 4224; // the outer hash's one block (up to 128 bytes), zero at rest
 export const OUT: usize = 4352; // the tag
