@@ -159,6 +159,14 @@ export interface MacKernel {
   wipe(): void;
 }
 
+/**
+ * Position p of a batch's index list (the messages a backend takes of a batch); undefined stands
+ * for the whole batch in order, 0, 1, …, so the common batch builds no list.
+ */
+export function batchIndex(indices: readonly number[] | undefined, p: number): number {
+  return indices === undefined ? p : indices[p];
+}
+
 /** Key sizes: any length from a minimum, or exactly one of a few sizes. */
 export type KeyRule =
   | { readonly kind: "variable"; readonly minimum?: number }

@@ -8,6 +8,7 @@
  * from its second message on; when every slot is taken (MAX_LIVE_SLOTS) the scratch slot serves
  * each call. The scratch slot is zeroed after every use.
  */
+import { batchIndex } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 as HMAC_WASM } from "./wasm/generated/hmac.js";
 import {
@@ -135,11 +136,6 @@ const BATCH: Record<
   sha256: { lanes: 4, block: 64, lengthField: 8, laneBlocks: Infinity },
   sha512: { lanes: 2, block: 128, lengthField: 16, laneBlocks: 1 },
 };
-
-/** Position p of a batch's index list; undefined stands for every message in order (0, 1, …). */
-function indexAt(indices: readonly number[] | undefined, p: number): number {
-  return indices === undefined ? p : indices[p];
-}
 
 /** Blocks of a padded message of `length` bytes (the prefix block excluded). */
 function paddedBlocks(length: number, block: number, lengthField: number): number {
@@ -277,7 +273,7 @@ export class WasmHmacKey {
     const counts = new Int32Array(count);
     let mixed = false;
     for (let p = 0; p < count; p++) {
-      counts[p] = paddedBlocks(messages[indexAt(indices, p)].length, block, lengthField);
+      counts[p] = paddedBlocks(messages[batchIndex(indices, p)].length, block, lengthField);
       if (counts[p] !== counts[0]) mixed = true;
     }
     let order = indices;
@@ -289,7 +285,7 @@ export class WasmHmacKey {
       const sorted = new Array<number>(count);
       for (let p = 0; p < count; p++) {
         const at = keys[p] % span;
-        sorted[p] = indexAt(indices, at);
+        sorted[p] = batchIndex(indices, at);
         keys[p] = counts[at];
       }
       order = sorted;
@@ -306,19 +302,19 @@ export class WasmHmacKey {
     for (let p = 0; p < count; ) {
       // Fill MSG and the queue from position p on.
       const start = p;
-      const head = indexAt(order, p);
+      const head = batchIndex(order, p);
       let at = kernels.msg;
       let q = 0;
       let contiguous = true;
       while (p < count && q < wasm.queueLength) {
-        const message = messages[indexAt(order, p)];
+        const message = messages[batchIndex(order, p)];
         const length = message.length;
         const region = counts[p] * block;
         if (at + region + (q + 1) * digestLength > end) break;
         copyIn(memory, at, message, 0, length);
         words[queue + 2 * q] = at;
         words[queue + 2 * q + 1] = length;
-        if (indexAt(order, p) !== head + q) contiguous = false;
+        if (batchIndex(order, p) !== head + q) contiguous = false;
         at += region;
         q++;
         p++;
@@ -334,7 +330,7 @@ export class WasmHmacKey {
           out.set(memory.subarray(at, at + q * digestLength), head * digestLength);
         } else {
           for (let e = 0; e < q; e++) {
-            const to = indexAt(order, start + e) * digestLength;
+            const to = batchIndex(order, start + e) * digestLength;
             copyOutOf(memory, at + e * digestLength, out, to, digestLength);
           }
         }
@@ -502,7 +498,8 @@ export class WasmHmacCore {
     const slot = this.slot ?? this.ready();
     const capacity = slot?.msgCapacity ?? 0;
     let fits = slot !== undefined;
-    for (let p = 0; p < count && fits; p++) fits = messages[indexAt(indices, p)].length <= capacity;
+    for (let p = 0; p < count && fits; p++)
+      fits = messages[batchIndex(indices, p)].length <= capacity;
     if (fits) {
       slot?.computeMany(messages, indices, out);
       return;
@@ -510,7 +507,7 @@ export class WasmHmacCore {
     // Past MSG (or no module yet): those messages on the TypeScript hash, the rest in the module.
     const own: number[] = [];
     for (let p = 0; p < count; p++) {
-      const i = indexAt(indices, p);
+      const i = batchIndex(indices, p);
       if (slot !== undefined && messages[i].length <= capacity) own.push(i);
       else this.key.tagJsAt(messages[i], out, i);
     }

@@ -10,6 +10,7 @@
 import { type Bytes, copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import {
+  batchIndex,
   DEFAULT_SAFE_MIN_TAG_LENGTH,
   type Mac,
   type MacAlgorithm,
@@ -221,7 +222,7 @@ class JsHmac implements HmacCore {
   ): void {
     const count = indices?.length ?? messages.length;
     for (let p = 0; p < count; p++) {
-      const i = indices === undefined ? p : indices[p];
+      const i = batchIndex(indices, p);
       this.key.tagJsAt(messages[i], out, i);
     }
   }
