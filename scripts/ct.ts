@@ -142,6 +142,8 @@ const out16 = new Uint8Array(16);
 const aesKey = new AesKey(randomBytes(16));
 const ghashFixed = new Ghash(randomBytes(16));
 const polyMessage = randomBytes(64);
+// Long enough for the three-lane path (two Horner lanes in SIMD, one scalar; from 24 blocks).
+const polyLong = randomBytes(1024);
 const polyKey = randomBytes(32);
 const message64 = randomBytes(64);
 const gmacKey = randomBytes(16);
@@ -214,6 +216,20 @@ const kernelTargets: Target<unknown>[] = [
     "Poly1305 (64 B): message",
     64,
     8,
+    (m) => m,
+    (m) => poly1305(polyKey, m),
+  ),
+  fixedVsRandom(
+    "Poly1305 (1 KiB, three lanes): key",
+    32,
+    2,
+    (k) => k,
+    (k) => poly1305(k, polyLong),
+  ),
+  fixedVsRandom(
+    "Poly1305 (1 KiB, three lanes): message",
+    1024,
+    2,
     (m) => m,
     (m) => poly1305(polyKey, m),
   ),
@@ -354,30 +370,37 @@ function treeTargets(): Target<unknown>[] {
 }
 
 /**
- * The SIMD lanes of the batch path (tagMany: four messages per call for SHA-1 and SHA-256, two
- * for SHA-512): the key (a fresh Mac per call, one batch) and one lane's message (the other lanes
- * fixed), fixed against random.
+ * The batch path (tagMany: the messages queued in the module's memory; four per SIMD call for
+ * SHA-1 and SHA-256, two one-block messages for SHA-512, longer SHA-512 messages through the
+ * one-message kernel over the queue): the key (a fresh Mac per call, one batch) and one message
+ * of `count` (the others fixed), fixed against random.
  */
-function batchKernelTargets(name: MacName, label: string, lanes: number): Target<unknown>[] {
-  const others = Array.from({ length: lanes - 1 }, () => randomBytes(64));
+function batchKernelTargets(
+  name: MacName,
+  label: string,
+  count: number,
+  size = 64,
+): Target<unknown>[] {
+  const others = Array.from({ length: count - 1 }, () => randomBytes(size));
+  const last = randomBytes(size);
   const prepared = mac(name, randomBytes(32));
-  const out = new Uint8Array(lanes * prepared.tagLength);
-  prepared.tagMany([...others, randomBytes(64)], out);
+  const out = new Uint8Array(count * prepared.tagLength);
+  prepared.tagMany([...others, randomBytes(size)], out);
   return [
     fixedVsRandom(
-      `${label} ×${lanes} lanes (tagMany, 64 B each): key`,
+      `${label} (tagMany, ${count} × ${size} B): key`,
       32,
       2,
       (k) => k,
       (k) => {
         const m = mac(name, k);
-        m.tagMany([...others, message64], out);
+        m.tagMany([...others, last], out);
         m.destroy();
       },
     ),
     fixedVsRandom(
-      `${label} ×${lanes} lanes (tagMany, 64 B each): message`,
-      64,
+      `${label} (tagMany, ${count} × ${size} B): message`,
+      size,
       4,
       (m) => [...others, m],
       (batch) => prepared.tagMany(batch, out),
@@ -386,9 +409,10 @@ function batchKernelTargets(name: MacName, label: string, lanes: number): Target
 }
 
 const wasmKernelTargets: Target<unknown>[] = [
-  ...batchKernelTargets("hmac-sha256", "HMAC-SHA256", 4),
-  ...batchKernelTargets("hmac-sha1", "HMAC-SHA1", 4),
-  ...batchKernelTargets("hmac-sha512", "HMAC-SHA512", 2),
+  ...batchKernelTargets("hmac-sha256", "HMAC-SHA256 ×4 lanes", 4),
+  ...batchKernelTargets("hmac-sha1", "HMAC-SHA1 ×4 lanes", 4),
+  ...batchKernelTargets("hmac-sha512", "HMAC-SHA512 ×2 lanes", 2),
+  ...batchKernelTargets("hmac-sha512", "HMAC-SHA512 queue, one-message kernel", 3, 128),
   // HMAC's three compression kernels (unrolled, schedule in locals): SHA-256, SHA-1, SHA-512.
   ...keyedKernelTargets("hmac-sha256", "HMAC-SHA256", 32),
   ...keyedKernelTargets("hmac-sha1", "HMAC-SHA1", 32),
