@@ -204,35 +204,9 @@ const kernelTargets: Target<unknown>[] = [
     (m) => m,
     (m) => cmac128.tag(m, out16),
   ),
-  // Poly1305: the key (r, s) and the message.
-  fixedVsRandom(
-    "Poly1305 (64 B): key",
-    32,
-    8,
-    (k) => k,
-    (k) => poly1305(k, polyMessage),
-  ),
-  fixedVsRandom(
-    "Poly1305 (64 B): message",
-    64,
-    8,
-    (m) => m,
-    (m) => poly1305(polyKey, m),
-  ),
-  fixedVsRandom(
-    "Poly1305 (1 KiB, three lanes): key",
-    32,
-    2,
-    (k) => k,
-    (k) => poly1305(k, polyLong),
-  ),
-  fixedVsRandom(
-    "Poly1305 (1 KiB, three lanes): message",
-    1024,
-    2,
-    (m) => m,
-    (m) => poly1305(polyKey, m),
-  ),
+  // Poly1305: the key (r, s) and the message, short and on the three-lane path.
+  ...poly1305Targets("64 B", polyMessage, 8),
+  ...poly1305Targets("1 KiB, three lanes", polyLong, 2),
   // The safe one-time key (eight int32 fields, one call): a new Mac per message.
   fixedVsRandom(
     'Poly1305 mac("poly1305", key) (64 B): key',
@@ -365,6 +339,26 @@ function treeTargets(): Target<unknown>[] {
       4,
       (m) => m,
       (m) => blake3TreeSync(key, KEYED_HASH, m, out, 32, 0),
+    ),
+  ];
+}
+
+/** Poly1305 (hazmat) at `message`'s length: the key (r, s), then the message, fixed against random. */
+function poly1305Targets(label: string, message: Uint8Array, batch: number): Target<unknown>[] {
+  return [
+    fixedVsRandom(
+      `Poly1305 (${label}): key`,
+      32,
+      batch,
+      (k) => k,
+      (k) => poly1305(k, message),
+    ),
+    fixedVsRandom(
+      `Poly1305 (${label}): message`,
+      message.length,
+      batch,
+      (m) => m,
+      (m) => poly1305(polyKey, m),
     ),
   ];
 }

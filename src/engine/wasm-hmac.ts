@@ -307,14 +307,15 @@ export class WasmHmacKey {
       let q = 0;
       let contiguous = true;
       while (p < count && q < wasm.queueLength) {
-        const message = messages[batchIndex(order, p)];
+        const i = batchIndex(order, p);
+        const message = messages[i];
         const length = message.length;
         const region = counts[p] * block;
         if (at + region + (q + 1) * digestLength > end) break;
         copyIn(memory, at, message, 0, length);
         words[queue + 2 * q] = at;
         words[queue + 2 * q + 1] = length;
-        if (batchIndex(order, p) !== head + q) contiguous = false;
+        if (i !== head + q) contiguous = false;
         at += region;
         q++;
         p++;
@@ -496,22 +497,23 @@ export class WasmHmacCore {
   ): void {
     const count = indices?.length ?? messages.length;
     const slot = this.slot ?? this.ready();
-    const capacity = slot?.msgCapacity ?? 0;
-    let fits = slot !== undefined;
+    // What the module takes: messages up to MSG's size; none while it is not loaded yet.
+    const capacity = slot === undefined ? -1 : slot.msgCapacity;
+    let fits = true;
     for (let p = 0; p < count && fits; p++)
       fits = messages[batchIndex(indices, p)].length <= capacity;
-    if (fits) {
-      slot?.computeMany(messages, indices, out);
+    if (fits && slot !== undefined) {
+      slot.computeMany(messages, indices, out);
       return;
     }
-    // Past MSG (or no module yet): those messages on the TypeScript hash, the rest in the module.
+    // The others on the TypeScript hash.
     const own: number[] = [];
     for (let p = 0; p < count; p++) {
       const i = batchIndex(indices, p);
-      if (slot !== undefined && messages[i].length <= capacity) own.push(i);
+      if (messages[i].length <= capacity) own.push(i);
       else this.key.tagJsAt(messages[i], out, i);
     }
-    if (own.length > 0) slot?.computeMany(messages, own, out);
+    if (slot !== undefined && own.length > 0) slot.computeMany(messages, own, out);
   }
 
   /** @internal The key's own slot (0 before its second message), for the memory-scan tests. */

@@ -1237,6 +1237,11 @@ function putDigest(kind: i32, to: usize, length: usize): void {
   for (let i: usize = 0; i < length; i += 8) store<u64>(to + i, load<u64>(from + i));
 }
 
+/** Copies `length` bytes (a multiple of 4: every digest length here) from `from` to `to`, u32 moves. */
+@inline function copyDigest(to: usize, from: usize, length: usize): void {
+  for (let i: usize = 0; i < length; i += 4) store<u32>(to + i, load<u32>(from + i));
+}
+
 /** Zeroes `length` bytes (a multiple of 8) at `at` with u64 stores (memory.fill calls out of wasm). */
 @inline function zeroWords(at: usize, length: usize): void {
   for (let i: usize = 0; i < length; i += 8) store<u64>(at + i, 0);
@@ -1297,7 +1302,7 @@ export function hmac_key(slot: usize, kind: i32): void {
 export function hmac_outer(slot: usize, kind: i32, digestLen: usize): void {
   // The digest is big-endian bytes already: it goes into BLOCK as it is (every digest length here
   // is a multiple of 4).
-  for (let i: usize = 0; i < digestLen; i += 4) store<u32>(BLOCK + i, load<u32>(MSG + i));
+  copyDigest(BLOCK, MSG, digestLen);
   zeroWords(MSG, 64);
   outerHash(kind, slot, digestLen, OUT);
 }
@@ -1338,8 +1343,9 @@ export function hmac_queue(kind: i32, slot: usize, first: usize, count: usize, d
     const at = <usize>load<u32>(entry);
     const len = <usize>load<u32>(entry, 4);
     hmac(kind, slot, at, len, digestLen, tags + q * digestLen);
-    // absorbPadded took its padding back; the message itself goes now (zero to its 16-byte end).
-    for (let i = at; i < at + len; i += 16) v128.store(i, i64x2.splat(0));
+    // absorbPadded took its padding back; the message itself goes now (to its 8-byte end: the
+    // rest of its region is padding room, zero already).
+    zeroWords(at, (len + 7) & ~7);
     store<u64>(entry, 0);
   }
 }
@@ -1991,9 +1997,7 @@ function lanesFromQueue(lanes: usize, first: usize, size: usize): void {
  */
 function tagsFromLanes(stride: usize, first: usize, size: usize, digestLen: usize, tags: usize): void {
   for (let k: usize = 0; k < size; k++) {
-    const to = tags + (first + k) * digestLen;
-    const from = OUT + k * stride;
-    for (let i: usize = 0; i < digestLen; i += 4) store<u32>(to + i, load<u32>(from + i));
+    copyDigest(tags + (first + k) * digestLen, OUT + k * stride, digestLen);
     store<u64>(QUEUE + ((first + k) << 3), 0);
   }
   zeroWords(OUT, 128);
