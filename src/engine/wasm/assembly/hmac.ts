@@ -9,13 +9,14 @@
 // The compression functions keep the working variables in locals, with rounds unrolled so that
 // the variables' roles rotate instead of their values moving (FIPS 180-4 6.1.3 / 6.2.2's
 // "alternate method" with a 16-word circular schedule), all 64 or 80 rounds written out. SHA-1
-// and SHA-256 keep their sixteen schedule words in locals too. SHA-512 computes its schedule in
-// SIMD (two words per v128), eight groups ahead of the rounds, and hands each round W[t] + K[t]
-// through a 128-byte ring (WK): the vector units do the schedule's 64-bit work while the scalar
-// units do the rounds, and the rounds' eight variables stay in registers. Measured module against
-// module (AMD EPYC, Node 20): SHA-512's HMAC takes 0.68-0.87x the time of the all-scalar kernel
-// (16 B to 8 KiB). The same shape for SHA-256 measured within 2% of its scalar kernel and for
-// SHA-1 (with a fix-up for W[t+3]'s use of W[t]) 5-10% slower, so both stay scalar.
+// keeps its sixteen schedule words in locals too. SHA-256 and SHA-512 compute their schedules in
+// SIMD (four or two words per v128), a group ahead of the rounds, and hand each round W[t] + K[t]
+// through a ring in memory (WK): the vector units do the schedule's work while the scalar units do
+// the rounds, and the rounds' eight variables stay in registers. Measured module against module
+// (AMD EPYC Zen 5, Node 20): SHA-512's HMAC takes 0.68-0.87x the time of the all-scalar kernel
+// (16 B to 8 KiB); SHA-256's 0.78-0.92x (16 B to 1 KiB, 2026-12-04 evening; an earlier session
+// measured it within 2% on the same host, so it had stayed scalar until then). SHA-1's (with a
+// fix-up for W[t+3]'s use of W[t]) measured 5-10% slower, so it stays scalar.
 //
 // The order of a round's additions is chosen for latency: the value a round computes last (SHA-1's
 // new a, SHA-2's new e) feeds the next round through one addition, the rest summed beside it.
@@ -23,8 +24,8 @@
 // Σ1(e) last or next to last (h + W + K first). Measured module against module (Zen 5, Node 20):
 // SHA-1 0.76-0.81x the time of the written-in-order rounds (one message) and 0.82-0.85x (four
 // lanes); SHA-512 0.91-0.95x, its two lanes 0.94x; SHA-256's four lanes 0.94x. SHA-256's one-
-// message rounds stay in source order, which Binaryen already regroups: the same regrouping there
-// measured 3-7% slower.
+// message rounds stay in source order: the same regrouping there measured no faster (with the
+// schedule in SIMD) or 3-7% slower (with it in locals).
 //
 // Constant time: only ARX and Boolean operations, fixed rotations and shifts, and round constants
 // indexed by the public round number; branches depend on lengths alone. No secret stays in module
@@ -32,10 +33,10 @@
 // before an export returns (the working variables never leave locals); the tags in OUT, or behind
 // a batch's messages, the JavaScript side zeroes as it takes them.
 
-// Memory map (bytes), above the static data: the SIMD loops' round-constant tables (under 1 KiB;
-// the one-message kernels' constants are immediates in their unrolled rounds). Key slots
+// Memory map (bytes), above the static data: the SHA-2 round-constant tables (under 1 KiB; SHA-1's
+// constants are immediates in its unrolled rounds). Key slots
 // start at SLOTS and are managed by the JavaScript side: inner chaining value at +0, outer at +32
-// (SHA-1, SHA-256) or +64 (SHA-512). Between OUT and MSG: WK (4480, SHA-512's W + K ring), and
+// (SHA-1, SHA-256) or +64 (SHA-512). Between OUT and MSG: WK (4480, the SHA-2 W + K ring), and
 // for the batch path STATEX (4608), WX (4736), DESC (4992) and QUEUE (5120-7168), defined with it.
 export const STATE: usize = 4096; // the working chaining value, 8 × u64
 export const BLOCK: usize = 4224; // the outer hash's one block (up to 128 bytes), zero at rest
@@ -82,24 +83,71 @@ export const SLOTS: usize = MSG + MSG_CAPACITY + 256;
 }
 // --- SHA-256 (FIPS 180-4 6.2.2) ------------------------------------------------------------------
 
-/** STATE ← compression of STATE with the 64-byte block at `block`. */
+/**
+ * The one-message kernels' schedule ring: W[t] + K[t] for the rounds ahead (compress256: 16 × u32;
+ * compress512: 16 × u64, up to STATEX).
+ */
+const WK: usize = 4480;
+/** SHA-256's round constants K (4.2.2), in order: the table both SHA-256 kernels read. */
+const K256_TABLE: StaticArray<u32> = [0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2];
+const K256: usize = changetype<usize>(K256_TABLE);
+
+/** Each 32-bit lane's bytes reversed: four big-endian words in, four native ones out. */
+@inline function bswap32x4(x: v128): v128 {
+  return i8x16.shuffle(x, x, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+}
+
+/** σ0 (4.6) on four words: the rotations' two halves XORed, as their bits never meet. */
+@inline function sigma0x4(x: v128): v128 {
+  return v128.xor(
+    v128.xor(v128.xor(i32x4.shr_u(x, 7), i32x4.shl(x, 25)), v128.xor(i32x4.shr_u(x, 18), i32x4.shl(x, 14))),
+    i32x4.shr_u(x, 3),
+  );
+}
+
+/** σ1 (4.7) on four words. */
+@inline function sigma1x4(x: v128): v128 {
+  return v128.xor(
+    v128.xor(v128.xor(i32x4.shr_u(x, 17), i32x4.shl(x, 15)), v128.xor(i32x4.shr_u(x, 19), i32x4.shl(x, 13))),
+    i32x4.shr_u(x, 10),
+  );
+}
+
+/**
+ * W[t..t+3] from w16 = W[t-16..t-13], w12 = W[t-12..t-9], w8 = W[t-8..t-5] and w4 = W[t-4..t-1]
+ * (6.2.2 step 1: W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16]). W[t-15..] and W[t-7..] are
+ * byte-aligned concatenations of neighbours; σ1 needs W[t-2], so lanes 0-1 take it from w4's upper
+ * half and lanes 2-3 from the new lanes 0-1 (σ1(0) = 0 leaves the other half alone).
+ */
+@inline function schedule256(w16: v128, w12: v128, w8: v128, w4: v128): v128 {
+  const zero = i64x2.splat(0);
+  let w = i32x4.add(
+    i32x4.add(w16, sigma0x4(i32x4.shuffle(w16, w12, 1, 2, 3, 4))),
+    i32x4.shuffle(w8, w4, 1, 2, 3, 4),
+  );
+  w = i32x4.add(w, sigma1x4(i64x2.shuffle(w4, zero, 1, 3)));
+  return i32x4.add(w, sigma1x4(i64x2.shuffle(zero, w, 0, 2)));
+}
+
+/**
+ * STATE ← compression of STATE with the 64-byte block at `block` (FIPS 180-4 6.2.2). The message
+ * schedule (6.2.2 step 1) runs in SIMD, four words at a time, one group ahead of the rounds that
+ * read it: W[t..t+3] + K[t..t+3] goes to a 64-byte ring at WK, and each round loads its word. The
+ * schedule's ALU work moves to the vector units, and the rounds need only the eight working
+ * variables in registers (no sixteen schedule words to spill). σ1's dependence on W[t-2] is
+ * met in two halves: lanes 0-1 from the previous group, then lanes 2-3 from lanes 0-1.
+ * Constant time: shifts, XORs and additions only; WK is zeroed before returning.
+ */
 function compress256(block: usize): void {
-  let w0: u32 = bswap<u32>(load<u32>(block, 0));
-  let w1: u32 = bswap<u32>(load<u32>(block, 4));
-  let w2: u32 = bswap<u32>(load<u32>(block, 8));
-  let w3: u32 = bswap<u32>(load<u32>(block, 12));
-  let w4: u32 = bswap<u32>(load<u32>(block, 16));
-  let w5: u32 = bswap<u32>(load<u32>(block, 20));
-  let w6: u32 = bswap<u32>(load<u32>(block, 24));
-  let w7: u32 = bswap<u32>(load<u32>(block, 28));
-  let w8: u32 = bswap<u32>(load<u32>(block, 32));
-  let w9: u32 = bswap<u32>(load<u32>(block, 36));
-  let w10: u32 = bswap<u32>(load<u32>(block, 40));
-  let w11: u32 = bswap<u32>(load<u32>(block, 44));
-  let w12: u32 = bswap<u32>(load<u32>(block, 48));
-  let w13: u32 = bswap<u32>(load<u32>(block, 52));
-  let w14: u32 = bswap<u32>(load<u32>(block, 56));
-  let w15: u32 = bswap<u32>(load<u32>(block, 60));
+  // Message words, big-endian (5.2.1): a byte shuffle per four.
+  let m0 = bswap32x4(v128.load(block, 0));
+  let m1 = bswap32x4(v128.load(block, 16));
+  let m2 = bswap32x4(v128.load(block, 32));
+  let m3 = bswap32x4(v128.load(block, 48));
+  v128.store(WK, i32x4.add(m0, v128.load(K256, 0)), 0);
+  v128.store(WK, i32x4.add(m1, v128.load(K256, 16)), 16);
+  v128.store(WK, i32x4.add(m2, v128.load(K256, 32)), 32);
+  v128.store(WK, i32x4.add(m3, v128.load(K256, 48)), 48);
   let a = load<u32>(STATE);
   let b = load<u32>(STATE, 4);
   let c = load<u32>(STATE, 8);
@@ -108,308 +156,298 @@ function compress256(block: usize): void {
   let f = load<u32>(STATE, 20);
   let g = load<u32>(STATE, 24);
   let h = load<u32>(STATE, 28);
-  h += S1_32(e) + ch<u32>(e, f, g) + 0x428a2f98 + w0;
+  let x0: u32 = 0;
+  let x1: u32 = 0;
+  h += S1_32(e) + ch<u32>(e, f, g) + load<u32>(WK);
   d += h;
-  let x1 = b ^ c;
-  let x0 = a ^ b;
+  x1 = b ^ c;
+  x0 = a ^ b;
   h += S0_32(a) + (b ^ (x0 & x1));
-  g += S1_32(d) + ch<u32>(d, e, f) + 0x71374491 + w1;
+  g += S1_32(d) + ch<u32>(d, e, f) + load<u32>(WK, 4);
   c += g;
   x1 = h ^ a;
   g += S0_32(h) + (a ^ (x1 & x0));
-  f += S1_32(c) + ch<u32>(c, d, e) + 0xb5c0fbcf + w2;
+  f += S1_32(c) + ch<u32>(c, d, e) + load<u32>(WK, 8);
   b += f;
   x0 = g ^ h;
   f += S0_32(g) + (h ^ (x0 & x1));
-  e += S1_32(b) + ch<u32>(b, c, d) + 0xe9b5dba5 + w3;
+  e += S1_32(b) + ch<u32>(b, c, d) + load<u32>(WK, 12);
   a += e;
   x1 = f ^ g;
   e += S0_32(f) + (g ^ (x1 & x0));
-  d += S1_32(a) + ch<u32>(a, b, c) + 0x3956c25b + w4;
+  // W[16..19] + K, into the ring slot rounds 0-3 just read.
+  m0 = schedule256(m0, m1, m2, m3);
+  v128.store(WK, i32x4.add(m0, v128.load(K256, 64)));
+  d += S1_32(a) + ch<u32>(a, b, c) + load<u32>(WK, 16);
   h += d;
   x0 = e ^ f;
   d += S0_32(e) + (f ^ (x0 & x1));
-  c += S1_32(h) + ch<u32>(h, a, b) + 0x59f111f1 + w5;
+  c += S1_32(h) + ch<u32>(h, a, b) + load<u32>(WK, 20);
   g += c;
   x1 = d ^ e;
   c += S0_32(d) + (e ^ (x1 & x0));
-  b += S1_32(g) + ch<u32>(g, h, a) + 0x923f82a4 + w6;
+  b += S1_32(g) + ch<u32>(g, h, a) + load<u32>(WK, 24);
   f += b;
   x0 = c ^ d;
   b += S0_32(c) + (d ^ (x0 & x1));
-  a += S1_32(f) + ch<u32>(f, g, h) + 0xab1c5ed5 + w7;
+  a += S1_32(f) + ch<u32>(f, g, h) + load<u32>(WK, 28);
   e += a;
   x1 = b ^ c;
   a += S0_32(b) + (c ^ (x1 & x0));
-  h += S1_32(e) + ch<u32>(e, f, g) + 0xd807aa98 + w8;
+  // W[20..23] + K, into the ring slot rounds 4-7 just read.
+  m1 = schedule256(m1, m2, m3, m0);
+  v128.store(WK, i32x4.add(m1, v128.load(K256, 80)), 16);
+  h += S1_32(e) + ch<u32>(e, f, g) + load<u32>(WK, 32);
   d += h;
   x0 = a ^ b;
   h += S0_32(a) + (b ^ (x0 & x1));
-  g += S1_32(d) + ch<u32>(d, e, f) + 0x12835b01 + w9;
+  g += S1_32(d) + ch<u32>(d, e, f) + load<u32>(WK, 36);
   c += g;
   x1 = h ^ a;
   g += S0_32(h) + (a ^ (x1 & x0));
-  f += S1_32(c) + ch<u32>(c, d, e) + 0x243185be + w10;
+  f += S1_32(c) + ch<u32>(c, d, e) + load<u32>(WK, 40);
   b += f;
   x0 = g ^ h;
   f += S0_32(g) + (h ^ (x0 & x1));
-  e += S1_32(b) + ch<u32>(b, c, d) + 0x550c7dc3 + w11;
+  e += S1_32(b) + ch<u32>(b, c, d) + load<u32>(WK, 44);
   a += e;
   x1 = f ^ g;
   e += S0_32(f) + (g ^ (x1 & x0));
-  d += S1_32(a) + ch<u32>(a, b, c) + 0x72be5d74 + w12;
+  // W[24..27] + K, into the ring slot rounds 8-11 just read.
+  m2 = schedule256(m2, m3, m0, m1);
+  v128.store(WK, i32x4.add(m2, v128.load(K256, 96)), 32);
+  d += S1_32(a) + ch<u32>(a, b, c) + load<u32>(WK, 48);
   h += d;
   x0 = e ^ f;
   d += S0_32(e) + (f ^ (x0 & x1));
-  c += S1_32(h) + ch<u32>(h, a, b) + 0x80deb1fe + w13;
+  c += S1_32(h) + ch<u32>(h, a, b) + load<u32>(WK, 52);
   g += c;
   x1 = d ^ e;
   c += S0_32(d) + (e ^ (x1 & x0));
-  b += S1_32(g) + ch<u32>(g, h, a) + 0x9bdc06a7 + w14;
+  b += S1_32(g) + ch<u32>(g, h, a) + load<u32>(WK, 56);
   f += b;
   x0 = c ^ d;
   b += S0_32(c) + (d ^ (x0 & x1));
-  a += S1_32(f) + ch<u32>(f, g, h) + 0xc19bf174 + w15;
+  a += S1_32(f) + ch<u32>(f, g, h) + load<u32>(WK, 60);
   e += a;
   x1 = b ^ c;
   a += S0_32(b) + (c ^ (x1 & x0));
-  w0 += s1_32(w14) + w9 + s0_32(w1);
-  h += S1_32(e) + ch<u32>(e, f, g) + 0xe49b69c1 + w0;
+  // W[28..31] + K, into the ring slot rounds 12-15 just read.
+  m3 = schedule256(m3, m0, m1, m2);
+  v128.store(WK, i32x4.add(m3, v128.load(K256, 112)), 48);
+  h += S1_32(e) + ch<u32>(e, f, g) + load<u32>(WK);
   d += h;
   x0 = a ^ b;
   h += S0_32(a) + (b ^ (x0 & x1));
-  w1 += s1_32(w15) + w10 + s0_32(w2);
-  g += S1_32(d) + ch<u32>(d, e, f) + 0xefbe4786 + w1;
+  g += S1_32(d) + ch<u32>(d, e, f) + load<u32>(WK, 4);
   c += g;
   x1 = h ^ a;
   g += S0_32(h) + (a ^ (x1 & x0));
-  w2 += s1_32(w0) + w11 + s0_32(w3);
-  f += S1_32(c) + ch<u32>(c, d, e) + 0x0fc19dc6 + w2;
+  f += S1_32(c) + ch<u32>(c, d, e) + load<u32>(WK, 8);
   b += f;
   x0 = g ^ h;
   f += S0_32(g) + (h ^ (x0 & x1));
-  w3 += s1_32(w1) + w12 + s0_32(w4);
-  e += S1_32(b) + ch<u32>(b, c, d) + 0x240ca1cc + w3;
+  e += S1_32(b) + ch<u32>(b, c, d) + load<u32>(WK, 12);
   a += e;
   x1 = f ^ g;
   e += S0_32(f) + (g ^ (x1 & x0));
-  w4 += s1_32(w2) + w13 + s0_32(w5);
-  d += S1_32(a) + ch<u32>(a, b, c) + 0x2de92c6f + w4;
+  // W[32..35] + K, into the ring slot rounds 16-19 just read.
+  m0 = schedule256(m0, m1, m2, m3);
+  v128.store(WK, i32x4.add(m0, v128.load(K256, 128)));
+  d += S1_32(a) + ch<u32>(a, b, c) + load<u32>(WK, 16);
   h += d;
   x0 = e ^ f;
   d += S0_32(e) + (f ^ (x0 & x1));
-  w5 += s1_32(w3) + w14 + s0_32(w6);
-  c += S1_32(h) + ch<u32>(h, a, b) + 0x4a7484aa + w5;
+  c += S1_32(h) + ch<u32>(h, a, b) + load<u32>(WK, 20);
   g += c;
   x1 = d ^ e;
   c += S0_32(d) + (e ^ (x1 & x0));
-  w6 += s1_32(w4) + w15 + s0_32(w7);
-  b += S1_32(g) + ch<u32>(g, h, a) + 0x5cb0a9dc + w6;
+  b += S1_32(g) + ch<u32>(g, h, a) + load<u32>(WK, 24);
   f += b;
   x0 = c ^ d;
   b += S0_32(c) + (d ^ (x0 & x1));
-  w7 += s1_32(w5) + w0 + s0_32(w8);
-  a += S1_32(f) + ch<u32>(f, g, h) + 0x76f988da + w7;
+  a += S1_32(f) + ch<u32>(f, g, h) + load<u32>(WK, 28);
   e += a;
   x1 = b ^ c;
   a += S0_32(b) + (c ^ (x1 & x0));
-  w8 += s1_32(w6) + w1 + s0_32(w9);
-  h += S1_32(e) + ch<u32>(e, f, g) + 0x983e5152 + w8;
+  // W[36..39] + K, into the ring slot rounds 20-23 just read.
+  m1 = schedule256(m1, m2, m3, m0);
+  v128.store(WK, i32x4.add(m1, v128.load(K256, 144)), 16);
+  h += S1_32(e) + ch<u32>(e, f, g) + load<u32>(WK, 32);
   d += h;
   x0 = a ^ b;
   h += S0_32(a) + (b ^ (x0 & x1));
-  w9 += s1_32(w7) + w2 + s0_32(w10);
-  g += S1_32(d) + ch<u32>(d, e, f) + 0xa831c66d + w9;
+  g += S1_32(d) + ch<u32>(d, e, f) + load<u32>(WK, 36);
   c += g;
   x1 = h ^ a;
   g += S0_32(h) + (a ^ (x1 & x0));
-  w10 += s1_32(w8) + w3 + s0_32(w11);
-  f += S1_32(c) + ch<u32>(c, d, e) + 0xb00327c8 + w10;
+  f += S1_32(c) + ch<u32>(c, d, e) + load<u32>(WK, 40);
   b += f;
   x0 = g ^ h;
   f += S0_32(g) + (h ^ (x0 & x1));
-  w11 += s1_32(w9) + w4 + s0_32(w12);
-  e += S1_32(b) + ch<u32>(b, c, d) + 0xbf597fc7 + w11;
+  e += S1_32(b) + ch<u32>(b, c, d) + load<u32>(WK, 44);
   a += e;
   x1 = f ^ g;
   e += S0_32(f) + (g ^ (x1 & x0));
-  w12 += s1_32(w10) + w5 + s0_32(w13);
-  d += S1_32(a) + ch<u32>(a, b, c) + 0xc6e00bf3 + w12;
+  // W[40..43] + K, into the ring slot rounds 24-27 just read.
+  m2 = schedule256(m2, m3, m0, m1);
+  v128.store(WK, i32x4.add(m2, v128.load(K256, 160)), 32);
+  d += S1_32(a) + ch<u32>(a, b, c) + load<u32>(WK, 48);
   h += d;
   x0 = e ^ f;
   d += S0_32(e) + (f ^ (x0 & x1));
-  w13 += s1_32(w11) + w6 + s0_32(w14);
-  c += S1_32(h) + ch<u32>(h, a, b) + 0xd5a79147 + w13;
+  c += S1_32(h) + ch<u32>(h, a, b) + load<u32>(WK, 52);
   g += c;
   x1 = d ^ e;
   c += S0_32(d) + (e ^ (x1 & x0));
-  w14 += s1_32(w12) + w7 + s0_32(w15);
-  b += S1_32(g) + ch<u32>(g, h, a) + 0x06ca6351 + w14;
+  b += S1_32(g) + ch<u32>(g, h, a) + load<u32>(WK, 56);
   f += b;
   x0 = c ^ d;
   b += S0_32(c) + (d ^ (x0 & x1));
-  w15 += s1_32(w13) + w8 + s0_32(w0);
-  a += S1_32(f) + ch<u32>(f, g, h) + 0x14292967 + w15;
+  a += S1_32(f) + ch<u32>(f, g, h) + load<u32>(WK, 60);
   e += a;
   x1 = b ^ c;
   a += S0_32(b) + (c ^ (x1 & x0));
-  w0 += s1_32(w14) + w9 + s0_32(w1);
-  h += S1_32(e) + ch<u32>(e, f, g) + 0x27b70a85 + w0;
+  // W[44..47] + K, into the ring slot rounds 28-31 just read.
+  m3 = schedule256(m3, m0, m1, m2);
+  v128.store(WK, i32x4.add(m3, v128.load(K256, 176)), 48);
+  h += S1_32(e) + ch<u32>(e, f, g) + load<u32>(WK);
   d += h;
   x0 = a ^ b;
   h += S0_32(a) + (b ^ (x0 & x1));
-  w1 += s1_32(w15) + w10 + s0_32(w2);
-  g += S1_32(d) + ch<u32>(d, e, f) + 0x2e1b2138 + w1;
+  g += S1_32(d) + ch<u32>(d, e, f) + load<u32>(WK, 4);
   c += g;
   x1 = h ^ a;
   g += S0_32(h) + (a ^ (x1 & x0));
-  w2 += s1_32(w0) + w11 + s0_32(w3);
-  f += S1_32(c) + ch<u32>(c, d, e) + 0x4d2c6dfc + w2;
+  f += S1_32(c) + ch<u32>(c, d, e) + load<u32>(WK, 8);
   b += f;
   x0 = g ^ h;
   f += S0_32(g) + (h ^ (x0 & x1));
-  w3 += s1_32(w1) + w12 + s0_32(w4);
-  e += S1_32(b) + ch<u32>(b, c, d) + 0x53380d13 + w3;
+  e += S1_32(b) + ch<u32>(b, c, d) + load<u32>(WK, 12);
   a += e;
   x1 = f ^ g;
   e += S0_32(f) + (g ^ (x1 & x0));
-  w4 += s1_32(w2) + w13 + s0_32(w5);
-  d += S1_32(a) + ch<u32>(a, b, c) + 0x650a7354 + w4;
+  // W[48..51] + K, into the ring slot rounds 32-35 just read.
+  m0 = schedule256(m0, m1, m2, m3);
+  v128.store(WK, i32x4.add(m0, v128.load(K256, 192)));
+  d += S1_32(a) + ch<u32>(a, b, c) + load<u32>(WK, 16);
   h += d;
   x0 = e ^ f;
   d += S0_32(e) + (f ^ (x0 & x1));
-  w5 += s1_32(w3) + w14 + s0_32(w6);
-  c += S1_32(h) + ch<u32>(h, a, b) + 0x766a0abb + w5;
+  c += S1_32(h) + ch<u32>(h, a, b) + load<u32>(WK, 20);
   g += c;
   x1 = d ^ e;
   c += S0_32(d) + (e ^ (x1 & x0));
-  w6 += s1_32(w4) + w15 + s0_32(w7);
-  b += S1_32(g) + ch<u32>(g, h, a) + 0x81c2c92e + w6;
+  b += S1_32(g) + ch<u32>(g, h, a) + load<u32>(WK, 24);
   f += b;
   x0 = c ^ d;
   b += S0_32(c) + (d ^ (x0 & x1));
-  w7 += s1_32(w5) + w0 + s0_32(w8);
-  a += S1_32(f) + ch<u32>(f, g, h) + 0x92722c85 + w7;
+  a += S1_32(f) + ch<u32>(f, g, h) + load<u32>(WK, 28);
   e += a;
   x1 = b ^ c;
   a += S0_32(b) + (c ^ (x1 & x0));
-  w8 += s1_32(w6) + w1 + s0_32(w9);
-  h += S1_32(e) + ch<u32>(e, f, g) + 0xa2bfe8a1 + w8;
+  // W[52..55] + K, into the ring slot rounds 36-39 just read.
+  m1 = schedule256(m1, m2, m3, m0);
+  v128.store(WK, i32x4.add(m1, v128.load(K256, 208)), 16);
+  h += S1_32(e) + ch<u32>(e, f, g) + load<u32>(WK, 32);
   d += h;
   x0 = a ^ b;
   h += S0_32(a) + (b ^ (x0 & x1));
-  w9 += s1_32(w7) + w2 + s0_32(w10);
-  g += S1_32(d) + ch<u32>(d, e, f) + 0xa81a664b + w9;
+  g += S1_32(d) + ch<u32>(d, e, f) + load<u32>(WK, 36);
   c += g;
   x1 = h ^ a;
   g += S0_32(h) + (a ^ (x1 & x0));
-  w10 += s1_32(w8) + w3 + s0_32(w11);
-  f += S1_32(c) + ch<u32>(c, d, e) + 0xc24b8b70 + w10;
+  f += S1_32(c) + ch<u32>(c, d, e) + load<u32>(WK, 40);
   b += f;
   x0 = g ^ h;
   f += S0_32(g) + (h ^ (x0 & x1));
-  w11 += s1_32(w9) + w4 + s0_32(w12);
-  e += S1_32(b) + ch<u32>(b, c, d) + 0xc76c51a3 + w11;
+  e += S1_32(b) + ch<u32>(b, c, d) + load<u32>(WK, 44);
   a += e;
   x1 = f ^ g;
   e += S0_32(f) + (g ^ (x1 & x0));
-  w12 += s1_32(w10) + w5 + s0_32(w13);
-  d += S1_32(a) + ch<u32>(a, b, c) + 0xd192e819 + w12;
+  // W[56..59] + K, into the ring slot rounds 40-43 just read.
+  m2 = schedule256(m2, m3, m0, m1);
+  v128.store(WK, i32x4.add(m2, v128.load(K256, 224)), 32);
+  d += S1_32(a) + ch<u32>(a, b, c) + load<u32>(WK, 48);
   h += d;
   x0 = e ^ f;
   d += S0_32(e) + (f ^ (x0 & x1));
-  w13 += s1_32(w11) + w6 + s0_32(w14);
-  c += S1_32(h) + ch<u32>(h, a, b) + 0xd6990624 + w13;
+  c += S1_32(h) + ch<u32>(h, a, b) + load<u32>(WK, 52);
   g += c;
   x1 = d ^ e;
   c += S0_32(d) + (e ^ (x1 & x0));
-  w14 += s1_32(w12) + w7 + s0_32(w15);
-  b += S1_32(g) + ch<u32>(g, h, a) + 0xf40e3585 + w14;
+  b += S1_32(g) + ch<u32>(g, h, a) + load<u32>(WK, 56);
   f += b;
   x0 = c ^ d;
   b += S0_32(c) + (d ^ (x0 & x1));
-  w15 += s1_32(w13) + w8 + s0_32(w0);
-  a += S1_32(f) + ch<u32>(f, g, h) + 0x106aa070 + w15;
+  a += S1_32(f) + ch<u32>(f, g, h) + load<u32>(WK, 60);
   e += a;
   x1 = b ^ c;
   a += S0_32(b) + (c ^ (x1 & x0));
-  w0 += s1_32(w14) + w9 + s0_32(w1);
-  h += S1_32(e) + ch<u32>(e, f, g) + 0x19a4c116 + w0;
+  // W[60..63] + K, into the ring slot rounds 44-47 just read.
+  m3 = schedule256(m3, m0, m1, m2);
+  v128.store(WK, i32x4.add(m3, v128.load(K256, 240)), 48);
+  h += S1_32(e) + ch<u32>(e, f, g) + load<u32>(WK);
   d += h;
   x0 = a ^ b;
   h += S0_32(a) + (b ^ (x0 & x1));
-  w1 += s1_32(w15) + w10 + s0_32(w2);
-  g += S1_32(d) + ch<u32>(d, e, f) + 0x1e376c08 + w1;
+  g += S1_32(d) + ch<u32>(d, e, f) + load<u32>(WK, 4);
   c += g;
   x1 = h ^ a;
   g += S0_32(h) + (a ^ (x1 & x0));
-  w2 += s1_32(w0) + w11 + s0_32(w3);
-  f += S1_32(c) + ch<u32>(c, d, e) + 0x2748774c + w2;
+  f += S1_32(c) + ch<u32>(c, d, e) + load<u32>(WK, 8);
   b += f;
   x0 = g ^ h;
   f += S0_32(g) + (h ^ (x0 & x1));
-  w3 += s1_32(w1) + w12 + s0_32(w4);
-  e += S1_32(b) + ch<u32>(b, c, d) + 0x34b0bcb5 + w3;
+  e += S1_32(b) + ch<u32>(b, c, d) + load<u32>(WK, 12);
   a += e;
   x1 = f ^ g;
   e += S0_32(f) + (g ^ (x1 & x0));
-  w4 += s1_32(w2) + w13 + s0_32(w5);
-  d += S1_32(a) + ch<u32>(a, b, c) + 0x391c0cb3 + w4;
+  d += S1_32(a) + ch<u32>(a, b, c) + load<u32>(WK, 16);
   h += d;
   x0 = e ^ f;
   d += S0_32(e) + (f ^ (x0 & x1));
-  w5 += s1_32(w3) + w14 + s0_32(w6);
-  c += S1_32(h) + ch<u32>(h, a, b) + 0x4ed8aa4a + w5;
+  c += S1_32(h) + ch<u32>(h, a, b) + load<u32>(WK, 20);
   g += c;
   x1 = d ^ e;
   c += S0_32(d) + (e ^ (x1 & x0));
-  w6 += s1_32(w4) + w15 + s0_32(w7);
-  b += S1_32(g) + ch<u32>(g, h, a) + 0x5b9cca4f + w6;
+  b += S1_32(g) + ch<u32>(g, h, a) + load<u32>(WK, 24);
   f += b;
   x0 = c ^ d;
   b += S0_32(c) + (d ^ (x0 & x1));
-  w7 += s1_32(w5) + w0 + s0_32(w8);
-  a += S1_32(f) + ch<u32>(f, g, h) + 0x682e6ff3 + w7;
+  a += S1_32(f) + ch<u32>(f, g, h) + load<u32>(WK, 28);
   e += a;
   x1 = b ^ c;
   a += S0_32(b) + (c ^ (x1 & x0));
-  w8 += s1_32(w6) + w1 + s0_32(w9);
-  h += S1_32(e) + ch<u32>(e, f, g) + 0x748f82ee + w8;
+  h += S1_32(e) + ch<u32>(e, f, g) + load<u32>(WK, 32);
   d += h;
   x0 = a ^ b;
   h += S0_32(a) + (b ^ (x0 & x1));
-  w9 += s1_32(w7) + w2 + s0_32(w10);
-  g += S1_32(d) + ch<u32>(d, e, f) + 0x78a5636f + w9;
+  g += S1_32(d) + ch<u32>(d, e, f) + load<u32>(WK, 36);
   c += g;
   x1 = h ^ a;
   g += S0_32(h) + (a ^ (x1 & x0));
-  w10 += s1_32(w8) + w3 + s0_32(w11);
-  f += S1_32(c) + ch<u32>(c, d, e) + 0x84c87814 + w10;
+  f += S1_32(c) + ch<u32>(c, d, e) + load<u32>(WK, 40);
   b += f;
   x0 = g ^ h;
   f += S0_32(g) + (h ^ (x0 & x1));
-  w11 += s1_32(w9) + w4 + s0_32(w12);
-  e += S1_32(b) + ch<u32>(b, c, d) + 0x8cc70208 + w11;
+  e += S1_32(b) + ch<u32>(b, c, d) + load<u32>(WK, 44);
   a += e;
   x1 = f ^ g;
   e += S0_32(f) + (g ^ (x1 & x0));
-  w12 += s1_32(w10) + w5 + s0_32(w13);
-  d += S1_32(a) + ch<u32>(a, b, c) + 0x90befffa + w12;
+  d += S1_32(a) + ch<u32>(a, b, c) + load<u32>(WK, 48);
   h += d;
   x0 = e ^ f;
   d += S0_32(e) + (f ^ (x0 & x1));
-  w13 += s1_32(w11) + w6 + s0_32(w14);
-  c += S1_32(h) + ch<u32>(h, a, b) + 0xa4506ceb + w13;
+  c += S1_32(h) + ch<u32>(h, a, b) + load<u32>(WK, 52);
   g += c;
   x1 = d ^ e;
   c += S0_32(d) + (e ^ (x1 & x0));
-  w14 += s1_32(w12) + w7 + s0_32(w15);
-  b += S1_32(g) + ch<u32>(g, h, a) + 0xbef9a3f7 + w14;
+  b += S1_32(g) + ch<u32>(g, h, a) + load<u32>(WK, 56);
   f += b;
   x0 = c ^ d;
   b += S0_32(c) + (d ^ (x0 & x1));
-  w15 += s1_32(w13) + w8 + s0_32(w0);
-  a += S1_32(f) + ch<u32>(f, g, h) + 0xc67178f2 + w15;
+  a += S1_32(f) + ch<u32>(f, g, h) + load<u32>(WK, 60);
   e += a;
   x1 = b ^ c;
   a += S0_32(b) + (c ^ (x1 & x0));
@@ -421,6 +459,11 @@ function compress256(block: usize): void {
   store<u32>(STATE, load<u32>(STATE, 20) + f, 20);
   store<u32>(STATE, load<u32>(STATE, 24) + g, 24);
   store<u32>(STATE, load<u32>(STATE, 28) + h, 28);
+  const zero = i64x2.splat(0);
+  v128.store(WK, zero);
+  v128.store(WK, zero, 16);
+  v128.store(WK, zero, 32);
+  v128.store(WK, zero, 48);
 }
 
 // --- SHA-1 (FIPS 180-4 6.1.2) --------------------------------------------------------------------
@@ -763,8 +806,6 @@ function compress1(block: usize): void {
 
 // --- SHA-512 (FIPS 180-4 6.4.2) ------------------------------------------------------------------
 
-/** compress512's schedule ring: W[t] + K[t] for the sixteen rounds ahead, 8 × v128 up to STATEX. */
-const WK: usize = 4480;
 /** SHA-512's round constants K (4.2.3), in order: the table the two-lane kernel reads too. */
 const K512_TABLE: StaticArray<u64> = [0x428a2f98d728ae22, 0x7137449123ef65cd, 0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc, 0x3956c25bf348b538, 0x59f111f1b605d019, 0x923f82a4af194f9b, 0xab1c5ed5da6d8118, 0xd807aa98a3030242, 0x12835b0145706fbe, 0x243185be4ee4b28c, 0x550c7dc3d5ffb4e2, 0x72be5d74f27b896f, 0x80deb1fe3b1696b1, 0x9bdc06a725c71235, 0xc19bf174cf692694, 0xe49b69c19ef14ad2, 0xefbe4786384f25e3, 0x0fc19dc68b8cd5b5, 0x240ca1cc77ac9c65, 0x2de92c6f592b0275, 0x4a7484aa6ea6e483, 0x5cb0a9dcbd41fbd4, 0x76f988da831153b5, 0x983e5152ee66dfab, 0xa831c66d2db43210, 0xb00327c898fb213f, 0xbf597fc7beef0ee4, 0xc6e00bf33da88fc2, 0xd5a79147930aa725, 0x06ca6351e003826f, 0x142929670a0e6e70, 0x27b70a8546d22ffc, 0x2e1b21385c26c926, 0x4d2c6dfc5ac42aed, 0x53380d139d95b3df, 0x650a73548baf63de, 0x766a0abb3c77b2a8, 0x81c2c92e47edaee6, 0x92722c851482353b, 0xa2bfe8a14cf10364, 0xa81a664bbc423001, 0xc24b8b70d0f89791, 0xc76c51a30654be30, 0xd192e819d6ef5218, 0xd69906245565a910, 0xf40e35855771202a, 0x106aa07032bbd1b8, 0x19a4c116b8d2d0c8, 0x1e376c085141ab53, 0x2748774cdf8eeb99, 0x34b0bcb5e19b48a8, 0x391c0cb3c5c95a63, 0x4ed8aa4ae3418acb, 0x5b9cca4f7763e373, 0x682e6ff3d6b2b8a3, 0x748f82ee5defb2fc, 0x78a5636f43172f60, 0x84c87814a1f0ab72, 0x8cc702081a6439ec, 0x90befffa23631e28, 0xa4506cebde82bde9, 0xbef9a3f7b2c67915, 0xc67178f2e372532b, 0xca273eceea26619c, 0xd186b8c721c0c207, 0xeada7dd6cde0eb1e, 0xf57d4f7fee6ed178, 0x06f067aa72176fba, 0x0a637dc5a2c898a6, 0x113f9804bef90dae, 0x1b710b35131c471b, 0x28db77f523047d84, 0x32caab7b40c72493, 0x3c9ebe0a15c9bebc, 0x431d67c49c100d4c, 0x4cc5d4becb3e42b6, 0x597f299cfc657e2a, 0x5fcb6fab3ad6faec, 0x6c44198c4a475817];
 const K512: usize = changetype<usize>(K512_TABLE);
@@ -1612,8 +1653,6 @@ function loadBlock2(b: usize): void {
   }
 }
 
-const K256X_TABLE: StaticArray<u32> = [0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2];
-const K256X: usize = changetype<usize>(K256X_TABLE);
 
 /** STATEX ← SHA-256 compression of STATEX (four lanes) with the schedule words in WX. */
 function compress256x4(): void {
@@ -1644,67 +1683,67 @@ function compress256x4(): void {
   let x0 = v128.xor(b, c);
   let x1 = x0;
   for (let t: usize = 0; t < 64; t += 16) {
-    h = i32x4.add(S1x4(e), i32x4.add(i32x4.add(h, i32x4.add(w0, v128.load32_splat(K256X + ((t + 0) << 2)))), v128.bitselect(f, g, e)));
+    h = i32x4.add(S1x4(e), i32x4.add(i32x4.add(h, i32x4.add(w0, v128.load32_splat(K256 + ((t + 0) << 2)))), v128.bitselect(f, g, e)));
     d = i32x4.add(d, h);
     x0 = v128.xor(a, b);
     h = i32x4.add(h, i32x4.add(S0x4(a), v128.xor(b, v128.and(x0, x1))));
-    g = i32x4.add(S1x4(d), i32x4.add(i32x4.add(g, i32x4.add(w1, v128.load32_splat(K256X + ((t + 1) << 2)))), v128.bitselect(e, f, d)));
+    g = i32x4.add(S1x4(d), i32x4.add(i32x4.add(g, i32x4.add(w1, v128.load32_splat(K256 + ((t + 1) << 2)))), v128.bitselect(e, f, d)));
     c = i32x4.add(c, g);
     x1 = v128.xor(h, a);
     g = i32x4.add(g, i32x4.add(S0x4(h), v128.xor(a, v128.and(x1, x0))));
-    f = i32x4.add(S1x4(c), i32x4.add(i32x4.add(f, i32x4.add(w2, v128.load32_splat(K256X + ((t + 2) << 2)))), v128.bitselect(d, e, c)));
+    f = i32x4.add(S1x4(c), i32x4.add(i32x4.add(f, i32x4.add(w2, v128.load32_splat(K256 + ((t + 2) << 2)))), v128.bitselect(d, e, c)));
     b = i32x4.add(b, f);
     x0 = v128.xor(g, h);
     f = i32x4.add(f, i32x4.add(S0x4(g), v128.xor(h, v128.and(x0, x1))));
-    e = i32x4.add(S1x4(b), i32x4.add(i32x4.add(e, i32x4.add(w3, v128.load32_splat(K256X + ((t + 3) << 2)))), v128.bitselect(c, d, b)));
+    e = i32x4.add(S1x4(b), i32x4.add(i32x4.add(e, i32x4.add(w3, v128.load32_splat(K256 + ((t + 3) << 2)))), v128.bitselect(c, d, b)));
     a = i32x4.add(a, e);
     x1 = v128.xor(f, g);
     e = i32x4.add(e, i32x4.add(S0x4(f), v128.xor(g, v128.and(x1, x0))));
-    d = i32x4.add(S1x4(a), i32x4.add(i32x4.add(d, i32x4.add(w4, v128.load32_splat(K256X + ((t + 4) << 2)))), v128.bitselect(b, c, a)));
+    d = i32x4.add(S1x4(a), i32x4.add(i32x4.add(d, i32x4.add(w4, v128.load32_splat(K256 + ((t + 4) << 2)))), v128.bitselect(b, c, a)));
     h = i32x4.add(h, d);
     x0 = v128.xor(e, f);
     d = i32x4.add(d, i32x4.add(S0x4(e), v128.xor(f, v128.and(x0, x1))));
-    c = i32x4.add(S1x4(h), i32x4.add(i32x4.add(c, i32x4.add(w5, v128.load32_splat(K256X + ((t + 5) << 2)))), v128.bitselect(a, b, h)));
+    c = i32x4.add(S1x4(h), i32x4.add(i32x4.add(c, i32x4.add(w5, v128.load32_splat(K256 + ((t + 5) << 2)))), v128.bitselect(a, b, h)));
     g = i32x4.add(g, c);
     x1 = v128.xor(d, e);
     c = i32x4.add(c, i32x4.add(S0x4(d), v128.xor(e, v128.and(x1, x0))));
-    b = i32x4.add(S1x4(g), i32x4.add(i32x4.add(b, i32x4.add(w6, v128.load32_splat(K256X + ((t + 6) << 2)))), v128.bitselect(h, a, g)));
+    b = i32x4.add(S1x4(g), i32x4.add(i32x4.add(b, i32x4.add(w6, v128.load32_splat(K256 + ((t + 6) << 2)))), v128.bitselect(h, a, g)));
     f = i32x4.add(f, b);
     x0 = v128.xor(c, d);
     b = i32x4.add(b, i32x4.add(S0x4(c), v128.xor(d, v128.and(x0, x1))));
-    a = i32x4.add(S1x4(f), i32x4.add(i32x4.add(a, i32x4.add(w7, v128.load32_splat(K256X + ((t + 7) << 2)))), v128.bitselect(g, h, f)));
+    a = i32x4.add(S1x4(f), i32x4.add(i32x4.add(a, i32x4.add(w7, v128.load32_splat(K256 + ((t + 7) << 2)))), v128.bitselect(g, h, f)));
     e = i32x4.add(e, a);
     x1 = v128.xor(b, c);
     a = i32x4.add(a, i32x4.add(S0x4(b), v128.xor(c, v128.and(x1, x0))));
-    h = i32x4.add(S1x4(e), i32x4.add(i32x4.add(h, i32x4.add(w8, v128.load32_splat(K256X + ((t + 8) << 2)))), v128.bitselect(f, g, e)));
+    h = i32x4.add(S1x4(e), i32x4.add(i32x4.add(h, i32x4.add(w8, v128.load32_splat(K256 + ((t + 8) << 2)))), v128.bitselect(f, g, e)));
     d = i32x4.add(d, h);
     x0 = v128.xor(a, b);
     h = i32x4.add(h, i32x4.add(S0x4(a), v128.xor(b, v128.and(x0, x1))));
-    g = i32x4.add(S1x4(d), i32x4.add(i32x4.add(g, i32x4.add(w9, v128.load32_splat(K256X + ((t + 9) << 2)))), v128.bitselect(e, f, d)));
+    g = i32x4.add(S1x4(d), i32x4.add(i32x4.add(g, i32x4.add(w9, v128.load32_splat(K256 + ((t + 9) << 2)))), v128.bitselect(e, f, d)));
     c = i32x4.add(c, g);
     x1 = v128.xor(h, a);
     g = i32x4.add(g, i32x4.add(S0x4(h), v128.xor(a, v128.and(x1, x0))));
-    f = i32x4.add(S1x4(c), i32x4.add(i32x4.add(f, i32x4.add(w10, v128.load32_splat(K256X + ((t + 10) << 2)))), v128.bitselect(d, e, c)));
+    f = i32x4.add(S1x4(c), i32x4.add(i32x4.add(f, i32x4.add(w10, v128.load32_splat(K256 + ((t + 10) << 2)))), v128.bitselect(d, e, c)));
     b = i32x4.add(b, f);
     x0 = v128.xor(g, h);
     f = i32x4.add(f, i32x4.add(S0x4(g), v128.xor(h, v128.and(x0, x1))));
-    e = i32x4.add(S1x4(b), i32x4.add(i32x4.add(e, i32x4.add(w11, v128.load32_splat(K256X + ((t + 11) << 2)))), v128.bitselect(c, d, b)));
+    e = i32x4.add(S1x4(b), i32x4.add(i32x4.add(e, i32x4.add(w11, v128.load32_splat(K256 + ((t + 11) << 2)))), v128.bitselect(c, d, b)));
     a = i32x4.add(a, e);
     x1 = v128.xor(f, g);
     e = i32x4.add(e, i32x4.add(S0x4(f), v128.xor(g, v128.and(x1, x0))));
-    d = i32x4.add(S1x4(a), i32x4.add(i32x4.add(d, i32x4.add(w12, v128.load32_splat(K256X + ((t + 12) << 2)))), v128.bitselect(b, c, a)));
+    d = i32x4.add(S1x4(a), i32x4.add(i32x4.add(d, i32x4.add(w12, v128.load32_splat(K256 + ((t + 12) << 2)))), v128.bitselect(b, c, a)));
     h = i32x4.add(h, d);
     x0 = v128.xor(e, f);
     d = i32x4.add(d, i32x4.add(S0x4(e), v128.xor(f, v128.and(x0, x1))));
-    c = i32x4.add(S1x4(h), i32x4.add(i32x4.add(c, i32x4.add(w13, v128.load32_splat(K256X + ((t + 13) << 2)))), v128.bitselect(a, b, h)));
+    c = i32x4.add(S1x4(h), i32x4.add(i32x4.add(c, i32x4.add(w13, v128.load32_splat(K256 + ((t + 13) << 2)))), v128.bitselect(a, b, h)));
     g = i32x4.add(g, c);
     x1 = v128.xor(d, e);
     c = i32x4.add(c, i32x4.add(S0x4(d), v128.xor(e, v128.and(x1, x0))));
-    b = i32x4.add(S1x4(g), i32x4.add(i32x4.add(b, i32x4.add(w14, v128.load32_splat(K256X + ((t + 14) << 2)))), v128.bitselect(h, a, g)));
+    b = i32x4.add(S1x4(g), i32x4.add(i32x4.add(b, i32x4.add(w14, v128.load32_splat(K256 + ((t + 14) << 2)))), v128.bitselect(h, a, g)));
     f = i32x4.add(f, b);
     x0 = v128.xor(c, d);
     b = i32x4.add(b, i32x4.add(S0x4(c), v128.xor(d, v128.and(x0, x1))));
-    a = i32x4.add(S1x4(f), i32x4.add(i32x4.add(a, i32x4.add(w15, v128.load32_splat(K256X + ((t + 15) << 2)))), v128.bitselect(g, h, f)));
+    a = i32x4.add(S1x4(f), i32x4.add(i32x4.add(a, i32x4.add(w15, v128.load32_splat(K256 + ((t + 15) << 2)))), v128.bitselect(g, h, f)));
     e = i32x4.add(e, a);
     x1 = v128.xor(b, c);
     a = i32x4.add(a, i32x4.add(S0x4(b), v128.xor(c, v128.and(x1, x0))));
