@@ -90,7 +90,7 @@ export const blake3Suite: Suite = {
       ? ["The keyed rows run keyed's TypeScript kernel (no WebAssembly in this run)."]
       : [
           "The keyed rows run keyed's WebAssembly kernel (src/engine/wasm/assembly/blake3.ts: one",
-          "block with the state rows as i32x4 vectors, four chunks at once, one per lane). A one-shot",
+          "block in scalar code with the state in sixteen locals, four chunks at once one per i32x4 lane). A one-shot",
           "tag borrows the module's transient state; a prepared key has its own slot from its second",
           "message on.",
         ]),

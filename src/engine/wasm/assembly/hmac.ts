@@ -10,8 +10,8 @@
 // the variables' roles rotate instead of their values moving (FIPS 180-4 6.1.3 / 6.2.2's
 // "alternate method" with a 16-word circular schedule), all 64 or 80 rounds written out. SHA-1
 // keeps its sixteen schedule words in locals too. SHA-256 and SHA-512 compute their schedules in
-// SIMD (four or two words per v128), a group ahead of the rounds, and hand each round W[t] + K[t]
-// through a ring in memory (WK): the vector units do the schedule's work while the scalar units do
+// SIMD (four or two words per v128), each group as the rounds free its ring slot, and hand each
+// round W[t] + K[t] through a ring in memory (WK): the vector units do the schedule's work while the scalar units do
 // the rounds, and the rounds' eight variables stay in registers. Measured module against module
 // (AMD EPYC Zen 5, Node 20): SHA-512's HMAC takes 0.68-0.87x the time of the all-scalar kernel
 // (16 B to 8 KiB); SHA-256's 0.78-0.92x (16 B to 1 KiB, 2026-12-04 evening; an earlier session
@@ -136,8 +136,9 @@ const K256: usize = changetype<usize>(K256_TABLE);
 
 /**
  * STATE ← compression of STATE with the 64-byte block at `block` (FIPS 180-4 6.2.2). The message
- * schedule (6.2.2 step 1) runs in SIMD, four words at a time, one group ahead of the rounds that
- * read it: W[t..t+3] + K[t..t+3] goes to a 64-byte ring at WK, and each round loads its word. The
+ * schedule (6.2.2 step 1) runs in SIMD, four words at a time, each group computed as the rounds
+ * free its slot (twelve rounds before its first use): W[t..t+3] + K[t..t+3] goes to a 64-byte ring
+ * at WK, and each round loads its word. The
  * schedule's ALU work moves to the vector units, and the rounds need only the eight working
  * variables in registers (no sixteen schedule words to spill). σ1's dependence on W[t-2] is
  * met in two halves: lanes 0-1 from the previous group, then lanes 2-3 from lanes 0-1.
@@ -1657,7 +1658,6 @@ function loadBlock2(b: usize): void {
     v128.store(WX + (m << 1), i8x16.shuffle(r0, r1, 15, 14, 13, 12, 11, 10, 9, 8, 31, 30, 29, 28, 27, 26, 25, 24), 16);
   }
 }
-
 
 /** STATEX ← SHA-256 compression of STATEX (four lanes) with the schedule words in WX. */
 function compress256x4(): void {
