@@ -11,12 +11,12 @@
 // "alternate method" with a 16-word circular schedule), all 64 or 80 rounds written out. SHA-1
 // keeps its sixteen schedule words in locals too. SHA-256 and SHA-512 compute their schedules in
 // SIMD (four or two words per v128), each group as the rounds free its ring slot, and hand each
-// round W[t] + K[t] through a ring in memory (WK): the vector units do the schedule's work while the scalar units do
-// the rounds, and the rounds' eight variables stay in registers. Measured module against module
-// (AMD EPYC Zen 5, Node 20): SHA-512's HMAC takes 0.68-0.87x the time of the all-scalar kernel
-// (16 B to 8 KiB); SHA-256's 0.78-0.92x (16 B to 1 KiB, 2026-12-04 evening; an earlier session
-// measured it within 2% on the same host, so it had stayed scalar until then). SHA-1's (with a
-// fix-up for W[t+3]'s use of W[t]) measured 5-10% slower, so it stays scalar.
+// round W[t] + K[t] through a ring in memory (WK): the vector units do the schedule's work while
+// the scalar units do the rounds, and the rounds' eight variables stay in registers. Measured
+// module against module (AMD EPYC Zen 5, Node 20): SHA-512's HMAC takes 0.68-0.87x the time of
+// the all-scalar kernel (16 B to 8 KiB); SHA-256's 0.78-0.92x (16 B to 1 KiB, 2026-12-04 evening;
+// an earlier session measured it within 2% on the same host, so it had stayed scalar until then).
+// SHA-1's (with a fix-up for W[t+3]'s use of W[t]) measured 5-10% slower, so it stays scalar.
 //
 // The order of a round's additions is chosen for latency: the value a round computes last (SHA-1's
 // new a, SHA-2's new e) feeds the next round through one addition, the rest summed beside it.
@@ -34,10 +34,10 @@
 // a batch's messages, the JavaScript side zeroes as it takes them.
 
 // Memory map (bytes), above the static data: the SHA-2 round-constant tables (under 1 KiB; SHA-1's
-// constants are immediates in its unrolled rounds). Key slots
-// start at SLOTS and are managed by the JavaScript side: inner chaining value at +0, outer at +32
-// (SHA-1, SHA-256) or +64 (SHA-512). Between OUT and MSG: WK (4480, the SHA-2 W + K ring), and
-// for the batch path STATEX (4608), WX (4736), DESC (4992) and QUEUE (5120-7168), defined with it.
+// constants are immediates in its unrolled rounds). Key slots start at SLOTS and are managed by
+// the JavaScript side: inner chaining value at +0, outer at +32 (SHA-1, SHA-256) or +64 (SHA-512).
+// Between OUT and MSG: WK (4480, the SHA-2 W + K ring), and for the batch path STATEX (4608), WX
+// (4736), DESC (4992) and QUEUE (5120-7168), defined with it.
 export const STATE: usize = 4096; // the working chaining value, 8 × u64
 export const BLOCK: usize = 4224; // the outer hash's one block (up to 128 bytes), zero at rest
 export const OUT: usize = 4352; // the tag
@@ -63,23 +63,11 @@ export const SLOTS: usize = MSG + MSG_CAPACITY + 256;
 @inline function S1_32(x: u32): u32 {
   return rotr<u32>(x, 6) ^ rotr<u32>(x, 11) ^ rotr<u32>(x, 25);
 }
-@inline function s0_32(x: u32): u32 {
-  return rotr<u32>(x, 7) ^ rotr<u32>(x, 18) ^ (x >>> 3);
-}
-@inline function s1_32(x: u32): u32 {
-  return rotr<u32>(x, 17) ^ rotr<u32>(x, 19) ^ (x >>> 10);
-}
 @inline function S0_64(x: u64): u64 {
   return rotr<u64>(x, 28) ^ rotr<u64>(x, 34) ^ rotr<u64>(x, 39);
 }
 @inline function S1_64(x: u64): u64 {
   return rotr<u64>(x, 14) ^ rotr<u64>(x, 18) ^ rotr<u64>(x, 41);
-}
-@inline function s0_64(x: u64): u64 {
-  return rotr<u64>(x, 1) ^ rotr<u64>(x, 8) ^ (x >> 7);
-}
-@inline function s1_64(x: u64): u64 {
-  return rotr<u64>(x, 19) ^ rotr<u64>(x, 61) ^ (x >> 6);
 }
 // --- SHA-256 (FIPS 180-4 6.2.2) ------------------------------------------------------------------
 
@@ -138,11 +126,11 @@ const K256: usize = changetype<usize>(K256_TABLE);
  * STATE ← compression of STATE with the 64-byte block at `block` (FIPS 180-4 6.2.2). The message
  * schedule (6.2.2 step 1) runs in SIMD, four words at a time, each group computed as the rounds
  * free its slot (twelve rounds before its first use): W[t..t+3] + K[t..t+3] goes to a 64-byte ring
- * at WK, and each round loads its word. The
- * schedule's ALU work moves to the vector units, and the rounds need only the eight working
- * variables in registers (no sixteen schedule words to spill). σ1's dependence on W[t-2] is
- * met in two halves: lanes 0-1 from the previous group, then lanes 2-3 from lanes 0-1.
- * Constant time: shifts, XORs and additions only; WK is zeroed before returning.
+ * at WK, and each round loads its word. The schedule's ALU work moves to the vector units, and the
+ * rounds need only the eight working variables in registers (no sixteen schedule words to spill).
+ * σ1's dependence on W[t-2] is met in two halves: lanes 0-1 from the previous group, then lanes
+ * 2-3 from lanes 0-1. Constant time: shifts, XORs and additions only; WK is zeroed before
+ * returning.
  */
 function compress256(block: usize): void {
   // Message words, big-endian (5.2.1): a byte shuffle per four.
@@ -1394,6 +1382,8 @@ function compress512(block: usize): void {
   store<u64>(STATE, load<u64>(STATE, 40) + f, 40);
   store<u64>(STATE, load<u64>(STATE, 48) + g, 48);
   store<u64>(STATE, load<u64>(STATE, 56) + h, 56);
+  // WK's eight v128 stores written out (as compress256's four): the module's zeroWords loop here
+  // measured 7-8% slower for a 16-byte HMAC-SHA512, module against module.
   const zero = i64x2.splat(0);
   v128.store(WK, zero);
   v128.store(WK, zero, 16);
