@@ -167,6 +167,14 @@ export function batchIndex(indices: readonly number[] | undefined, p: number): n
   return indices === undefined ? p : indices[p];
 }
 
+/** How many messages a batch's index list names: all of `messages` when it is undefined. */
+export function batchLength(
+  messages: readonly unknown[],
+  indices: readonly number[] | undefined,
+): number {
+  return indices === undefined ? messages.length : indices.length;
+}
+
 /** Key sizes: any length from a minimum, or exactly one of a few sizes. */
 export type KeyRule =
   | { readonly kind: "variable"; readonly minimum?: number }

@@ -8,7 +8,7 @@
  * from its second message on; when every slot is taken (MAX_LIVE_SLOTS) the scratch slot serves
  * each call. The scratch slot is zeroed after every use.
  */
-import { batchIndex } from "../core/mac.js";
+import { batchIndex, batchLength } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 as HMAC_WASM } from "./wasm/generated/hmac.js";
 import {
@@ -266,7 +266,7 @@ export class WasmHmacKey {
     out: Uint8Array,
   ): void {
     const { block, lengthField } = BATCH[this.compression];
-    const count = indices?.length ?? messages.length;
+    const count = batchLength(messages, indices);
     // Each message's padded block count; sorted by it only when the batch mixes counts, as keys
     // blocks · span + position, span a power of two past the count (a Float64Array sorts
     // natively, and the keys stay exact: blocks < 2^11, positions < 2^32).
@@ -495,7 +495,7 @@ export class WasmHmacCore {
     indices: readonly number[] | undefined,
     out: Uint8Array,
   ): void {
-    const count = indices?.length ?? messages.length;
+    const count = batchLength(messages, indices);
     const slot = this.slot ?? this.ready();
     // What the module takes: messages up to MSG's size; none while it is not loaded yet.
     const capacity = slot === undefined ? -1 : slot.msgCapacity;

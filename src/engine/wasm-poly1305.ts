@@ -1,9 +1,8 @@
 /**
  * The Poly1305 WebAssembly kernel (src/engine/wasm/assembly/poly1305.ts: radix 2^26 with 64-bit
  * products; from 24 blocks three Horner lanes, two in SIMD and one scalar) and how keys, messages
- * and tags pass through its memory. A state
- * area is either a key slot (a stream that spans calls) or ONE_SHOT (a computation that starts
- * and finishes within one call from JavaScript).
+ * and tags pass through its memory. A state area is either a key slot (a stream that spans calls)
+ * or ONE_SHOT (a computation that starts and finishes within one call from JavaScript).
  */
 import { readWordsLE } from "../core/bytes.js";
 import { redactKeyMaterial } from "../core/redact.js";

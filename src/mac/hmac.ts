@@ -11,6 +11,7 @@ import { type Bytes, copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import {
   batchIndex,
+  batchLength,
   DEFAULT_SAFE_MIN_TAG_LENGTH,
   type Mac,
   type MacAlgorithm,
@@ -220,7 +221,7 @@ class JsHmac implements HmacCore {
     indices: readonly number[] | undefined,
     out: Bytes,
   ): void {
-    const count = indices?.length ?? messages.length;
+    const count = batchLength(messages, indices);
     for (let p = 0; p < count; p++) {
       const i = batchIndex(indices, p);
       this.key.tagJsAt(messages[i], out, i);
