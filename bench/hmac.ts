@@ -153,5 +153,5 @@ export const hmacSuite: Suite = {
     wasmHmac() === undefined
       ? undefined
       : "keyed's WebAssembly HMAC kernels (src/engine/wasm-hmac.ts)",
-  )}\n"keyed tagMany" (SHA-1 and the SHA-2 family, up to 1 KiB) is one prepared key tagging ${BATCH} messages of the size per \`tagMany\` call, timed per message: the messages go into the module's memory together and through its queue, four SIMD lanes at a time for SHA-1/SHA-224/SHA-256, two for SHA-384/SHA-512's one-block messages, its one-message kernel for the rest (below the crossover; from it, node:crypto message by message). Its ratio is that per-message time over the best peer's single message.`,
+  )}\n"keyed tagMany" (SHA-1 and the SHA-2 family, up to 1 KiB) is one prepared key tagging ${BATCH} messages of the size per \`tagMany\` call, timed per message: the messages go into the module's memory together and through its queue, four SIMD lanes at a time for SHA-1/SHA-224/SHA-256, its one-message kernel for the rest and for SHA-384/SHA-512 (below the crossover; from it, node:crypto message by message). Its ratio is that per-message time over the best peer's single message.`,
 };

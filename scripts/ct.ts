@@ -405,7 +405,6 @@ function batchKernelTargets(
 const wasmKernelTargets: Target<unknown>[] = [
   ...batchKernelTargets("hmac-sha256", "HMAC-SHA256 ×4 lanes", 4),
   ...batchKernelTargets("hmac-sha1", "HMAC-SHA1 ×4 lanes", 4),
-  ...batchKernelTargets("hmac-sha512", "HMAC-SHA512 ×2 lanes", 2),
   ...batchKernelTargets("hmac-sha512", "HMAC-SHA512 queue, one-message kernel", 3, 128),
   // HMAC's three one-message compression kernels (unrolled; SHA-1's schedule in locals, SHA-256's
   // and SHA-512's in SIMD): SHA-256, SHA-1, SHA-512.

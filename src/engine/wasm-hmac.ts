@@ -44,13 +44,6 @@ export interface HmacExports extends KernelExports {
     digestLength: number,
     tags: number,
   ): void;
-  hmac_sha512_x2(
-    slot: number,
-    first: number,
-    blocks: number,
-    digestLength: number,
-    tags: number,
-  ): void;
   hmac_sha1(slot: number, length: number): void;
   hmac_sha256(slot: number, length: number, digestLength: number): void;
   hmac_sha512(slot: number, length: number, digestLength: number): void;
@@ -121,20 +114,18 @@ export interface HmacPadSource {
 const KIND: Record<HmacCompression, number> = { sha1: 1, sha256: 2, sha512: 5 };
 
 /**
- * The batch kernels' shape per compression function: messages per lanes-kernel call, block and
- * length-field sizes (FIPS 180-4 5.1), and the most padded blocks a message may have to take a
- * lane. SHA-512's two lanes pay for one-block messages only: its one-message kernel, whose
- * schedule runs in SIMD beside scalar rounds, takes 0.8-0.9x the lanes' time per message from two
- * blocks on (AMD EPYC, Node 20, 2026-12-04), where the lanes pay for their 64-bit rotations, three
- * vector operations each.
+ * The batch kernels' shape per compression function: block and length-field sizes (FIPS 180-4
+ * 5.1), and whether the module has SIMD lanes for it (four messages per call). SHA-512 has none:
+ * its one-message kernel took 0.75-0.98x the time per message of the two i64x2 lanes it replaced,
+ * even for one-block messages (assembly/hmac.ts says why), so its batches go through hmac_queue.
  */
-const BATCH: Record<
-  HmacCompression,
-  { lanes: number; block: number; lengthField: number; laneBlocks: number }
-> = {
-  sha1: { lanes: 4, block: 64, lengthField: 8, laneBlocks: Infinity },
-  sha256: { lanes: 4, block: 64, lengthField: 8, laneBlocks: Infinity },
-  sha512: { lanes: 2, block: 128, lengthField: 16, laneBlocks: 1 },
+/** Messages per call of the SIMD lanes (one per i32x4 lane). */
+const LANES = 4;
+
+const BATCH: Record<HmacCompression, { lanes: boolean; block: number; lengthField: number }> = {
+  sha1: { lanes: true, block: 64, lengthField: 8 },
+  sha256: { lanes: true, block: 64, lengthField: 8 },
+  sha512: { lanes: false, block: 128, lengthField: 16 },
 };
 
 /** Blocks of a padded message of `length` bytes (the prefix block excluded). */
@@ -254,22 +245,22 @@ export class WasmHmacKey {
    * HMAC of messages[i] for every i in `indices` (undefined: every message) into
    * out[i × digestLength ..), as many messages per call as MSG holds: each is copied to its own
    * padded region of MSG and listed in the module's queue, and the tags come back together from
-   * behind the messages. Messages with the same number of padded blocks (sorted together when the
-   * batch mixes counts) go through the SIMD lanes, a set of lanes per call (a short set repeats its
-   * last message in the spare lanes); the rest, and a group's last message when it is alone, go
-   * through the one-message kernel, the whole run in one call. A message too long to share MSG
-   * with its tag goes by itself.
+   * behind the messages. For SHA-1 and SHA-256, messages with the same number of padded blocks
+   * (sorted together when the batch mixes counts) go through the SIMD lanes, a set of lanes per
+   * call (a short set repeats its last message in the spare lanes); the rest, and a group's last
+   * message when it is alone, go through the one-message kernel, the whole run in one call, as does
+   * every SHA-512 batch. A message too long to share MSG with its tag goes by itself.
    */
   computeMany(
     messages: readonly Uint8Array[],
     indices: readonly number[] | undefined,
     out: Uint8Array,
   ): void {
-    const { block, lengthField } = BATCH[this.compression];
+    const { block, lengthField, lanes } = BATCH[this.compression];
     const count = batchLength(messages, indices);
-    // Each message's padded block count; sorted by it only when the batch mixes counts, as keys
-    // blocks · span + position, span a power of two past the count (a Float64Array sorts
-    // natively, and the keys stay exact: blocks < 2^11, positions < 2^32).
+    // Each message's padded block count; sorted by it only for the lanes, when the batch mixes
+    // counts, as keys blocks · span + position, span a power of two past the count (a
+    // Float64Array sorts natively, and the keys stay exact: blocks < 2^11, positions < 2^32).
     const counts = new Int32Array(count);
     let mixed = false;
     for (let p = 0; p < count; p++) {
@@ -277,7 +268,7 @@ export class WasmHmacKey {
       if (counts[p] !== counts[0]) mixed = true;
     }
     let order = indices;
-    if (mixed) {
+    if (mixed && lanes) {
       const span = 2 ** Math.ceil(Math.log2(count + 1));
       const keys = new Float64Array(count);
       for (let p = 0; p < count; p++) keys[p] = counts[p] * span + p;
@@ -363,40 +354,33 @@ export class WasmHmacKey {
 
   /**
    * The module's queue entries [0, q) (counts[start ..) their padded blocks) under `slot`, tags
-   * to `tags`: each run of equal counts through the lanes, a set of lanes per call, where the
-   * compression's lanes take messages of that many blocks; the rest through the one-message
-   * kernel, a run per call.
+   * to `tags`: with lanes, each run of equal counts through them, four messages per call (a last
+   * short set of two or three repeats its last message in the spare lanes); the rest, and a run's
+   * single last message, through the one-message kernel, a run per call.
    */
   private runQueue(slot: number, counts: Int32Array, start: number, q: number, tags: number): void {
-    const { lanes, laneBlocks } = BATCH[this.compression];
     const exports = this.wasm.exports;
     const kind = KIND[this.compression];
     const digestLength = this.digestLength;
     let serial = 0; // entries [serial, g) wait for the one-message kernel
-    for (let g = 0; g < q; ) {
-      const blocks = counts[start + g];
-      let e = g + 1;
-      while (e < q && counts[start + e] === blocks) e++;
-      if (blocks <= laneBlocks) {
-        // Whole sets of lanes; a last short set repeats its last message in the spare lanes
-        // (SHA-512 has two lanes, so its short set is one message: the one-message kernel).
-        const full = e - g - ((e - g) % lanes);
-        const shortSet = e - g - full;
-        const lanesEnd = lanes === 2 || shortSet === 1 ? g + full : e;
+    if (BATCH[this.compression].lanes) {
+      for (let g = 0; g < q; ) {
+        const blocks = counts[start + g];
+        let e = g + 1;
+        while (e < q && counts[start + e] === blocks) e++;
+        const lanesEnd = (e - g) % LANES === 1 ? e - 1 : e;
         if (lanesEnd > g) {
           if (g > serial) exports.hmac_queue(kind, slot, serial, g - serial, digestLength, tags);
-          for (let f = g; f < lanesEnd; f += lanes) {
-            const size = Math.min(lanes, lanesEnd - f);
+          for (let f = g; f < lanesEnd; f += LANES) {
+            const size = Math.min(LANES, lanesEnd - f);
             if (this.compression === "sha256")
               exports.hmac_sha256_x4(slot, f, size, blocks, digestLength, tags);
-            else if (this.compression === "sha512")
-              exports.hmac_sha512_x2(slot, f, blocks, digestLength, tags);
             else exports.hmac_sha1_x4(slot, f, size, blocks, tags);
           }
           serial = lanesEnd;
         }
+        g = e;
       }
-      g = e;
     }
     if (q > serial) exports.hmac_queue(kind, slot, serial, q - serial, digestLength, tags);
   }

@@ -1,7 +1,7 @@
 /**
  * The WebAssembly HMAC kernels (src/engine/wasm/assembly/hmac.ts): the one-message kernels and
  * the batch path (messages queued in MSG together; SIMD lanes, four messages at a time for SHA-1
- * and SHA-256, two one-block messages for SHA-512, the one-message kernel for the rest) against
+ * and SHA-256, the one-message kernel for the rest and for SHA-384/512) against
  * node:crypto, at every length to 300 bytes and across the block-count boundaries the lanes are
  * grouped by, with groups of every size (a lone message, spare lanes, batches past the queue and
  * past MSG, messages too long to share MSG or past it); and a scan of the module's memory after
@@ -125,7 +125,8 @@ describe("wasm HMAC memory after batches", { skip: noWasm }, () => {
   it("holds no key, prepared state, message or tag after tagMany, verifyMany and destroy()", () => {
     const wasm = wasmHmac();
     assert.ok(wasm);
-    // SHA-224 and SHA-384 too: their lanes write whole states, longer than the tag.
+    // SHA-224 and SHA-384 too: the lanes and the one-message kernel hold whole states, longer
+    // than the tag.
     for (const name of [
       "hmac-sha1",
       "hmac-sha224",

@@ -800,7 +800,7 @@ function compress1(block: usize): void {
 
 // --- SHA-512 (FIPS 180-4 6.4.2) ------------------------------------------------------------------
 
-/** SHA-512's round constants K (4.2.3), in order: the table the two-lane kernel reads too. */
+/** SHA-512's round constants K (4.2.3), in order. */
 const K512_TABLE: StaticArray<u64> = [0x428a2f98d728ae22, 0x7137449123ef65cd, 0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc, 0x3956c25bf348b538, 0x59f111f1b605d019, 0x923f82a4af194f9b, 0xab1c5ed5da6d8118, 0xd807aa98a3030242, 0x12835b0145706fbe, 0x243185be4ee4b28c, 0x550c7dc3d5ffb4e2, 0x72be5d74f27b896f, 0x80deb1fe3b1696b1, 0x9bdc06a725c71235, 0xc19bf174cf692694, 0xe49b69c19ef14ad2, 0xefbe4786384f25e3, 0x0fc19dc68b8cd5b5, 0x240ca1cc77ac9c65, 0x2de92c6f592b0275, 0x4a7484aa6ea6e483, 0x5cb0a9dcbd41fbd4, 0x76f988da831153b5, 0x983e5152ee66dfab, 0xa831c66d2db43210, 0xb00327c898fb213f, 0xbf597fc7beef0ee4, 0xc6e00bf33da88fc2, 0xd5a79147930aa725, 0x06ca6351e003826f, 0x142929670a0e6e70, 0x27b70a8546d22ffc, 0x2e1b21385c26c926, 0x4d2c6dfc5ac42aed, 0x53380d139d95b3df, 0x650a73548baf63de, 0x766a0abb3c77b2a8, 0x81c2c92e47edaee6, 0x92722c851482353b, 0xa2bfe8a14cf10364, 0xa81a664bbc423001, 0xc24b8b70d0f89791, 0xc76c51a30654be30, 0xd192e819d6ef5218, 0xd69906245565a910, 0xf40e35855771202a, 0x106aa07032bbd1b8, 0x19a4c116b8d2d0c8, 0x1e376c085141ab53, 0x2748774cdf8eeb99, 0x34b0bcb5e19b48a8, 0x391c0cb3c5c95a63, 0x4ed8aa4ae3418acb, 0x5b9cca4f7763e373, 0x682e6ff3d6b2b8a3, 0x748f82ee5defb2fc, 0x78a5636f43172f60, 0x84c87814a1f0ab72, 0x8cc702081a6439ec, 0x90befffa23631e28, 0xa4506cebde82bde9, 0xbef9a3f7b2c67915, 0xc67178f2e372532b, 0xca273eceea26619c, 0xd186b8c721c0c207, 0xeada7dd6cde0eb1e, 0xf57d4f7fee6ed178, 0x06f067aa72176fba, 0x0a637dc5a2c898a6, 0x113f9804bef90dae, 0x1b710b35131c471b, 0x28db77f523047d84, 0x32caab7b40c72493, 0x3c9ebe0a15c9bebc, 0x431d67c49c100d4c, 0x4cc5d4becb3e42b6, 0x597f299cfc657e2a, 0x5fcb6fab3ad6faec, 0x6c44198c4a475817];
 const K512: usize = changetype<usize>(K512_TABLE);
 
@@ -811,9 +811,8 @@ const K512: usize = changetype<usize>(K512_TABLE);
 
 /**
  * σ0 (4.12) on two words, for compress512's schedule: the rotations' two halves XORed, as their
- * bits never meet. The two-lane kernel's s0x2 and s1x2 compute the same with `or`-rotations and a
- * byte shuffle for the rotation by 8; in this schedule that form measured a few percent slower
- * (module against module, 16 B to 8 KiB).
+ * bits never meet. The same with `or`-rotations and a byte shuffle for the rotation by 8 measured
+ * a few percent slower in this schedule (module against module, 16 B to 8 KiB).
  */
 @inline function sigma0x2(x: v128): v128 {
   return v128.xor(
@@ -1558,20 +1557,25 @@ export function hmac_queue(kind: i32, slot: usize, first: usize, count: usize, d
 
 // --- many messages at once: SIMD lanes (the batch path) -------------------------------------------
 //
-// The same compressions over four messages at once (SHA-1, SHA-256: one message per i32x4 lane) or
-// two (SHA-512: one per i64x2 lane), for tagMany / verifyMany under one key: the key's prepared
-// states are splatted to every lane, and the inner hashes' chaining values are already the outer
-// block's words, lane by lane. Messages of one call have the same number of padded blocks (the
-// JavaScript side groups them). Ch and Maj are bitselects (Ch(e, f, g) = bitselect(f, g, e),
-// Maj(a, b, c) = bitselect(b, a, a ^ c)); rotations are two shifts and an or, and SHA-512's
-// rotation by 8 a byte shuffle. Constant time as above: lanes never branch, and nothing but
-// lengths steers the driver. STATEX, WX and the lanes' messages (with their padding) are zeroed
-// before return.
+// The same compressions over four messages at once (SHA-1, SHA-256: one message per i32x4 lane),
+// for tagMany / verifyMany under one key: the key's prepared states are splatted to every lane,
+// and the inner hashes' chaining values are already the outer block's words, lane by lane.
+// Messages of one call have the same number of padded blocks (the JavaScript side groups them).
+// Ch and Maj are bitselects (Ch(e, f, g) = bitselect(f, g, e), Maj(a, b, c) = bitselect(b, a,
+// a ^ c)); rotations are two shifts and an or. Constant time as above: lanes never branch, and
+// nothing but lengths steers the driver. STATEX, WX and the lanes' messages (with their padding)
+// are zeroed before return.
+//
+// SHA-512 has no lanes here: two i64x2 lanes (a 64-bit rotation is three vector operations, and a
+// dependent vector addition or XOR two cycles on Zen 5) took 1.02-1.33x the one-message kernel's
+// time per message even for one-block messages once that kernel's schedule went into SIMD and its
+// additions were ordered for latency (tagMany HMAC-SHA512, 16-100 B, AMD EPYC Zen 5, Node 20,
+// 2026-12-04), so the batch path runs SHA-384/512 through hmac_queue.
 
 export const STATEX: usize = 4608; // the lanes' chaining values, 8 × v128
 export const WX: usize = 4736; // one block's sixteen schedule words, lane by lane, 16 × v128
 export const DESC: usize = 4992; // per lane: the message's offset in memory and its length (u32 each)
-// Lane k's result: OUT + 32k (SHA-1, SHA-256: 32-byte stride), OUT + 64k (SHA-512).
+// Lane k's result: OUT + 32k.
 
 @inline function rotr4(x: v128, n: i32): v128 {
   return v128.or(i32x4.shr_u(x, n), i32x4.shl(x, 32 - n));
@@ -1591,26 +1595,6 @@ export const DESC: usize = 4992; // per lane: the message's offset in memory and
 @inline function s1x4(x: v128): v128 {
   return v128.xor(v128.xor(rotr4(x, 17), rotr4(x, 19)), i32x4.shr_u(x, 10));
 }
-@inline function rotr2(x: v128, n: i32): v128 {
-  return v128.or(i64x2.shr_u(x, n), i64x2.shl(x, 64 - n));
-}
-/** rotr by 8 on both 64-bit lanes: a byte rotation. */
-@inline function rotr2by8(x: v128): v128 {
-  return i8x16.shuffle(x, x, 1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8);
-}
-@inline function S0x2(x: v128): v128 {
-  return v128.xor(v128.xor(rotr2(x, 28), rotr2(x, 34)), rotr2(x, 39));
-}
-@inline function S1x2(x: v128): v128 {
-  return v128.xor(v128.xor(rotr2(x, 14), rotr2(x, 18)), rotr2(x, 41));
-}
-@inline function s0x2(x: v128): v128 {
-  return v128.xor(v128.xor(rotr2(x, 1), rotr2by8(x)), i64x2.shr_u(x, 7));
-}
-@inline function s1x2(x: v128): v128 {
-  return v128.xor(v128.xor(rotr2(x, 19), rotr2(x, 61)), i64x2.shr_u(x, 6));
-}
-
 /**
  * Four 16-byte rows (four big-endian words of one lane each, at r0..r3) into four columns (word j
  * of every lane), byte-swapped on the way: the 4 × 4 transpose by two rounds of shuffles.
@@ -1634,18 +1618,6 @@ function loadBlock4(b: usize): void {
   const p3 = <usize>load<u32>(DESC, 24) + (b << 6);
   for (let m: usize = 0; m < 64; m += 16) {
     transpose4(v128.load(p0 + m), v128.load(p1 + m), v128.load(p2 + m), v128.load(p3 + m), WX + (m << 2));
-  }
-}
-
-/** WX ← block `b` (128 bytes) of the two lanes' messages, word j of both lanes in WX + 16j. */
-function loadBlock2(b: usize): void {
-  const p0 = <usize>load<u32>(DESC) + (b << 7);
-  const p1 = <usize>load<u32>(DESC, 8) + (b << 7);
-  for (let m: usize = 0; m < 128; m += 16) {
-    const r0 = v128.load(p0 + m);
-    const r1 = v128.load(p1 + m);
-    v128.store(WX + (m << 1), i8x16.shuffle(r0, r1, 7, 6, 5, 4, 3, 2, 1, 0, 23, 22, 21, 20, 19, 18, 17, 16));
-    v128.store(WX + (m << 1), i8x16.shuffle(r0, r1, 15, 14, 13, 12, 11, 10, 9, 8, 31, 30, 29, 28, 27, 26, 25, 24), 16);
   }
 }
 
@@ -2025,144 +1997,16 @@ function compress1x4(): void {
   v128.store(STATEX, i32x4.add(v128.load(STATEX, 64), e), 64);
 }
 
-/** STATEX ← SHA-512 compression of STATEX (two lanes) with the schedule words in WX. */
-function compress512x2(): void {
-  let w0 = v128.load(WX, 0);
-  let w1 = v128.load(WX, 16);
-  let w2 = v128.load(WX, 32);
-  let w3 = v128.load(WX, 48);
-  let w4 = v128.load(WX, 64);
-  let w5 = v128.load(WX, 80);
-  let w6 = v128.load(WX, 96);
-  let w7 = v128.load(WX, 112);
-  let w8 = v128.load(WX, 128);
-  let w9 = v128.load(WX, 144);
-  let w10 = v128.load(WX, 160);
-  let w11 = v128.load(WX, 176);
-  let w12 = v128.load(WX, 192);
-  let w13 = v128.load(WX, 208);
-  let w14 = v128.load(WX, 224);
-  let w15 = v128.load(WX, 240);
-  let a = v128.load(STATEX, 0);
-  let b = v128.load(STATEX, 16);
-  let c = v128.load(STATEX, 32);
-  let d = v128.load(STATEX, 48);
-  let e = v128.load(STATEX, 64);
-  let f = v128.load(STATEX, 80);
-  let g = v128.load(STATEX, 96);
-  let h = v128.load(STATEX, 112);
-  let x0 = v128.xor(b, c);
-  let x1 = x0;
-  for (let t: usize = 0; t < 80; t += 16) {
-    h = i64x2.add(S1x2(e), i64x2.add(i64x2.add(h, i64x2.add(w0, v128.load64_splat(K512 + ((t + 0) << 3)))), v128.bitselect(f, g, e)));
-    d = i64x2.add(d, h);
-    x0 = v128.xor(a, b);
-    h = i64x2.add(h, i64x2.add(S0x2(a), v128.xor(b, v128.and(x0, x1))));
-    g = i64x2.add(S1x2(d), i64x2.add(i64x2.add(g, i64x2.add(w1, v128.load64_splat(K512 + ((t + 1) << 3)))), v128.bitselect(e, f, d)));
-    c = i64x2.add(c, g);
-    x1 = v128.xor(h, a);
-    g = i64x2.add(g, i64x2.add(S0x2(h), v128.xor(a, v128.and(x1, x0))));
-    f = i64x2.add(S1x2(c), i64x2.add(i64x2.add(f, i64x2.add(w2, v128.load64_splat(K512 + ((t + 2) << 3)))), v128.bitselect(d, e, c)));
-    b = i64x2.add(b, f);
-    x0 = v128.xor(g, h);
-    f = i64x2.add(f, i64x2.add(S0x2(g), v128.xor(h, v128.and(x0, x1))));
-    e = i64x2.add(S1x2(b), i64x2.add(i64x2.add(e, i64x2.add(w3, v128.load64_splat(K512 + ((t + 3) << 3)))), v128.bitselect(c, d, b)));
-    a = i64x2.add(a, e);
-    x1 = v128.xor(f, g);
-    e = i64x2.add(e, i64x2.add(S0x2(f), v128.xor(g, v128.and(x1, x0))));
-    d = i64x2.add(S1x2(a), i64x2.add(i64x2.add(d, i64x2.add(w4, v128.load64_splat(K512 + ((t + 4) << 3)))), v128.bitselect(b, c, a)));
-    h = i64x2.add(h, d);
-    x0 = v128.xor(e, f);
-    d = i64x2.add(d, i64x2.add(S0x2(e), v128.xor(f, v128.and(x0, x1))));
-    c = i64x2.add(S1x2(h), i64x2.add(i64x2.add(c, i64x2.add(w5, v128.load64_splat(K512 + ((t + 5) << 3)))), v128.bitselect(a, b, h)));
-    g = i64x2.add(g, c);
-    x1 = v128.xor(d, e);
-    c = i64x2.add(c, i64x2.add(S0x2(d), v128.xor(e, v128.and(x1, x0))));
-    b = i64x2.add(S1x2(g), i64x2.add(i64x2.add(b, i64x2.add(w6, v128.load64_splat(K512 + ((t + 6) << 3)))), v128.bitselect(h, a, g)));
-    f = i64x2.add(f, b);
-    x0 = v128.xor(c, d);
-    b = i64x2.add(b, i64x2.add(S0x2(c), v128.xor(d, v128.and(x0, x1))));
-    a = i64x2.add(S1x2(f), i64x2.add(i64x2.add(a, i64x2.add(w7, v128.load64_splat(K512 + ((t + 7) << 3)))), v128.bitselect(g, h, f)));
-    e = i64x2.add(e, a);
-    x1 = v128.xor(b, c);
-    a = i64x2.add(a, i64x2.add(S0x2(b), v128.xor(c, v128.and(x1, x0))));
-    h = i64x2.add(S1x2(e), i64x2.add(i64x2.add(h, i64x2.add(w8, v128.load64_splat(K512 + ((t + 8) << 3)))), v128.bitselect(f, g, e)));
-    d = i64x2.add(d, h);
-    x0 = v128.xor(a, b);
-    h = i64x2.add(h, i64x2.add(S0x2(a), v128.xor(b, v128.and(x0, x1))));
-    g = i64x2.add(S1x2(d), i64x2.add(i64x2.add(g, i64x2.add(w9, v128.load64_splat(K512 + ((t + 9) << 3)))), v128.bitselect(e, f, d)));
-    c = i64x2.add(c, g);
-    x1 = v128.xor(h, a);
-    g = i64x2.add(g, i64x2.add(S0x2(h), v128.xor(a, v128.and(x1, x0))));
-    f = i64x2.add(S1x2(c), i64x2.add(i64x2.add(f, i64x2.add(w10, v128.load64_splat(K512 + ((t + 10) << 3)))), v128.bitselect(d, e, c)));
-    b = i64x2.add(b, f);
-    x0 = v128.xor(g, h);
-    f = i64x2.add(f, i64x2.add(S0x2(g), v128.xor(h, v128.and(x0, x1))));
-    e = i64x2.add(S1x2(b), i64x2.add(i64x2.add(e, i64x2.add(w11, v128.load64_splat(K512 + ((t + 11) << 3)))), v128.bitselect(c, d, b)));
-    a = i64x2.add(a, e);
-    x1 = v128.xor(f, g);
-    e = i64x2.add(e, i64x2.add(S0x2(f), v128.xor(g, v128.and(x1, x0))));
-    d = i64x2.add(S1x2(a), i64x2.add(i64x2.add(d, i64x2.add(w12, v128.load64_splat(K512 + ((t + 12) << 3)))), v128.bitselect(b, c, a)));
-    h = i64x2.add(h, d);
-    x0 = v128.xor(e, f);
-    d = i64x2.add(d, i64x2.add(S0x2(e), v128.xor(f, v128.and(x0, x1))));
-    c = i64x2.add(S1x2(h), i64x2.add(i64x2.add(c, i64x2.add(w13, v128.load64_splat(K512 + ((t + 13) << 3)))), v128.bitselect(a, b, h)));
-    g = i64x2.add(g, c);
-    x1 = v128.xor(d, e);
-    c = i64x2.add(c, i64x2.add(S0x2(d), v128.xor(e, v128.and(x1, x0))));
-    b = i64x2.add(S1x2(g), i64x2.add(i64x2.add(b, i64x2.add(w14, v128.load64_splat(K512 + ((t + 14) << 3)))), v128.bitselect(h, a, g)));
-    f = i64x2.add(f, b);
-    x0 = v128.xor(c, d);
-    b = i64x2.add(b, i64x2.add(S0x2(c), v128.xor(d, v128.and(x0, x1))));
-    a = i64x2.add(S1x2(f), i64x2.add(i64x2.add(a, i64x2.add(w15, v128.load64_splat(K512 + ((t + 15) << 3)))), v128.bitselect(g, h, f)));
-    e = i64x2.add(e, a);
-    x1 = v128.xor(b, c);
-    a = i64x2.add(a, i64x2.add(S0x2(b), v128.xor(c, v128.and(x1, x0))));
-    if (t < 64) {
-      w0 = i64x2.add(i64x2.add(w0, s1x2(w14)), i64x2.add(w9, s0x2(w1)));
-      w1 = i64x2.add(i64x2.add(w1, s1x2(w15)), i64x2.add(w10, s0x2(w2)));
-      w2 = i64x2.add(i64x2.add(w2, s1x2(w0)), i64x2.add(w11, s0x2(w3)));
-      w3 = i64x2.add(i64x2.add(w3, s1x2(w1)), i64x2.add(w12, s0x2(w4)));
-      w4 = i64x2.add(i64x2.add(w4, s1x2(w2)), i64x2.add(w13, s0x2(w5)));
-      w5 = i64x2.add(i64x2.add(w5, s1x2(w3)), i64x2.add(w14, s0x2(w6)));
-      w6 = i64x2.add(i64x2.add(w6, s1x2(w4)), i64x2.add(w15, s0x2(w7)));
-      w7 = i64x2.add(i64x2.add(w7, s1x2(w5)), i64x2.add(w0, s0x2(w8)));
-      w8 = i64x2.add(i64x2.add(w8, s1x2(w6)), i64x2.add(w1, s0x2(w9)));
-      w9 = i64x2.add(i64x2.add(w9, s1x2(w7)), i64x2.add(w2, s0x2(w10)));
-      w10 = i64x2.add(i64x2.add(w10, s1x2(w8)), i64x2.add(w3, s0x2(w11)));
-      w11 = i64x2.add(i64x2.add(w11, s1x2(w9)), i64x2.add(w4, s0x2(w12)));
-      w12 = i64x2.add(i64x2.add(w12, s1x2(w10)), i64x2.add(w5, s0x2(w13)));
-      w13 = i64x2.add(i64x2.add(w13, s1x2(w11)), i64x2.add(w6, s0x2(w14)));
-      w14 = i64x2.add(i64x2.add(w14, s1x2(w12)), i64x2.add(w7, s0x2(w15)));
-      w15 = i64x2.add(i64x2.add(w15, s1x2(w13)), i64x2.add(w8, s0x2(w0)));
-    }
-  }
-  v128.store(STATEX, i64x2.add(v128.load(STATEX, 0), a), 0);
-  v128.store(STATEX, i64x2.add(v128.load(STATEX, 16), b), 16);
-  v128.store(STATEX, i64x2.add(v128.load(STATEX, 32), c), 32);
-  v128.store(STATEX, i64x2.add(v128.load(STATEX, 48), d), 48);
-  v128.store(STATEX, i64x2.add(v128.load(STATEX, 64), e), 64);
-  v128.store(STATEX, i64x2.add(v128.load(STATEX, 80), f), 80);
-  v128.store(STATEX, i64x2.add(v128.load(STATEX, 96), g), 96);
-  v128.store(STATEX, i64x2.add(v128.load(STATEX, 112), h), 112);
-}
-
 /**
  * Pads each lane's message in place (0x80, the bit length of prefix block and message at the end
- * of its last block), or with `clear` removes that padding again.
+ * of its last 64-byte block).
  */
-function padLanes(lanes: usize, blockLen: usize, blocks: usize, clear: bool): void {
-  for (let k: usize = 0; k < lanes; k++) {
+function padLanes(blocks: usize): void {
+  for (let k: usize = 0; k < 4; k++) {
     const p = <usize>load<u32>(DESC + (k << 3));
     const len = <usize>load<u32>(DESC + (k << 3), 4);
-    const end = p + blocks * blockLen - 8;
-    if (clear) {
-      store<u8>(p + len, 0);
-      store<u64>(end, 0);
-    } else {
-      store<u8>(p + len, 0x80);
-      store<u64>(end, bswap<u64>((<u64>(blockLen + len)) << 3));
-    }
+    store<u8>(p + len, 0x80);
+    store<u64>(p + (blocks << 6) - 8, bswap<u64>((<u64>(64 + len)) << 3));
   }
 }
 
@@ -2170,10 +2014,10 @@ function padLanes(lanes: usize, blockLen: usize, blocks: usize, clear: bool): vo
  * Zeroes STATEX, WX and the lanes' messages with their padding (whole blocks from each lane's
  * offset, which the JavaScript side aligns to 16 bytes): nothing of a key or a message stays.
  */
-function clearLanes(lanes: usize, blockLen: usize, blocks: usize): void {
-  for (let k: usize = 0; k < lanes; k++) {
+function clearLanes(blocks: usize): void {
+  for (let k: usize = 0; k < 4; k++) {
     const p = <usize>load<u32>(DESC + (k << 3));
-    const end = p + blocks * blockLen;
+    const end = p + (blocks << 6);
     for (let i = p; i < end; i += 16) v128.store(i, i64x2.splat(0));
   }
   for (let i: usize = 0; i < 128; i += 16) v128.store(STATEX + i, i64x2.splat(0));
@@ -2184,23 +2028,23 @@ function clearLanes(lanes: usize, blockLen: usize, blocks: usize): void {
 }
 
 /**
- * DESC ← QUEUE entries [first, first + size) for `lanes` lanes: a group short of a full set
+ * DESC ← QUEUE entries [first, first + size) for the four lanes: a group short of a full set
  * repeats its last message in the spare lanes (their results are dropped).
  */
-function lanesFromQueue(lanes: usize, first: usize, size: usize): void {
-  for (let k: usize = 0; k < lanes; k++) {
+function lanesFromQueue(first: usize, size: usize): void {
+  for (let k: usize = 0; k < 4; k++) {
     const lane = k < size ? k : size - 1;
     store<u64>(DESC + (k << 3), load<u64>(QUEUE + ((first + lane) << 3)));
   }
 }
 
 /**
- * Lane k's tag (at OUT + k × stride) to tags + (first + k) × digestLen for the group's `size`
- * messages; OUT and the group's QUEUE entries are zeroed.
+ * Lane k's tag (at OUT + 32k) to tags + (first + k) × digestLen for the group's `size` messages;
+ * OUT and the group's QUEUE entries are zeroed.
  */
-function tagsFromLanes(stride: usize, first: usize, size: usize, digestLen: usize, tags: usize): void {
+function tagsFromLanes(first: usize, size: usize, digestLen: usize, tags: usize): void {
   for (let k: usize = 0; k < size; k++) {
-    copyDigest(tags + (first + k) * digestLen, OUT + k * stride, digestLen);
+    copyDigest(tags + (first + k) * digestLen, OUT + (k << 5), digestLen);
     store<u64>(QUEUE + ((first + k) << 3), 0);
   }
   zeroWords(OUT, 128);
@@ -2211,7 +2055,7 @@ function tagsFromLanes(stride: usize, first: usize, size: usize, digestLen: usiz
  * blocks each under the key slot; lane k's tag to OUT + 32k.
  */
 function hmacX4(kind: i32, slot: usize, blocks: usize, digestLen: usize): void {
-  padLanes(4, 64, blocks, false);
+  padLanes(blocks);
   const words: usize = kind == 1 ? 5 : 8;
   for (let j: usize = 0; j < words; j++) v128.store(STATEX + (j << 4), i32x4.splat(load<u32>(slot + (j << 2))));
   for (let b: usize = 0; b < blocks; b++) {
@@ -2241,7 +2085,7 @@ function hmacX4(kind: i32, slot: usize, blocks: usize, digestLen: usize): void {
     for (let k: usize = 0; k < 4; k++) v128.store(OUT + (k << 5) + 16, v128.load(BLOCK + (k << 4)));
   }
   zeroWords(BLOCK, 64);
-  clearLanes(4, 64, blocks);
+  clearLanes(blocks);
 }
 
 /**
@@ -2249,55 +2093,14 @@ function hmacX4(kind: i32, slot: usize, blocks: usize, digestLen: usize): void {
  * `blocks` blocks each; entry q's tag to tags + q × digestLen.
  */
 export function hmac_sha256_x4(slot: usize, first: usize, size: usize, blocks: usize, digestLen: usize, tags: usize): void {
-  lanesFromQueue(4, first, size);
+  lanesFromQueue(first, size);
   hmacX4(2, slot, blocks, digestLen);
-  tagsFromLanes(32, first, size, digestLen, tags);
+  tagsFromLanes(first, size, digestLen, tags);
 }
 
 /** HMAC-SHA-1 of QUEUE entries [first, first + size), as hmac_sha256_x4. */
 export function hmac_sha1_x4(slot: usize, first: usize, size: usize, blocks: usize, tags: usize): void {
-  lanesFromQueue(4, first, size);
+  lanesFromQueue(first, size);
   hmacX4(1, slot, blocks, 20);
-  tagsFromLanes(32, first, size, 20, tags);
-}
-
-/**
- * HMAC-SHA-512 and its truncations (digestLen 64, 48, 32, 28) of QUEUE entries [first, first + 2),
- * `blocks` 128-byte blocks each; entry q's tag to tags + q × digestLen.
- */
-export function hmac_sha512_x2(slot: usize, first: usize, blocks: usize, digestLen: usize, tags: usize): void {
-  lanesFromQueue(2, first, 2);
-  hmacX2(slot, blocks, digestLen);
-  tagsFromLanes(64, first, 2, digestLen, tags);
-}
-
-/** The two lanes of hmac_sha512_x2 (DESC); lane k's tag to OUT + 64k. */
-function hmacX2(slot: usize, blocks: usize, digestLen: usize): void {
-  padLanes(2, 128, blocks, false);
-  for (let j: usize = 0; j < 8; j++) v128.store(STATEX + (j << 4), i64x2.splat(load<u64>(slot + (j << 3))));
-  for (let b: usize = 0; b < blocks; b++) {
-    loadBlock2(b);
-    compress512x2();
-  }
-  // The outer block from the inner digest: whole 64-bit words, then for SHA-512/224 the top half
-  // of the fourth, then 0x80 and the 128-bit bit length (5.1.2).
-  const d = digestLen >> 3;
-  for (let j: usize = 0; j < 16; j++) v128.store(WX + (j << 4), j < d ? v128.load(STATEX + (j << 4)) : i64x2.splat(0));
-  if ((digestLen & 4) != 0) {
-    const top = v128.and(v128.load(STATEX + (d << 4)), i64x2.splat(0xffffffff00000000));
-    v128.store(WX + (d << 4), v128.or(top, i64x2.splat(0x80000000)));
-  } else {
-    v128.store(WX + (d << 4), i64x2.splat(0x8000000000000000));
-  }
-  v128.store(WX + 240, i64x2.splat(<i64>((128 + digestLen) << 3)));
-  for (let j: usize = 0; j < 8; j++) v128.store(STATEX + (j << 4), i64x2.splat(load<u64>(slot + 64 + (j << 3))));
-  compress512x2();
-  // Lane k's digest, big-endian 64-bit words, to OUT + 64k.
-  for (let j: usize = 0; j < 8; j += 2) {
-    const x = v128.load(STATEX + (j << 4));
-    const y = v128.load(STATEX + (j << 4), 16);
-    v128.store(OUT + (j << 3), i8x16.shuffle(x, y, 7, 6, 5, 4, 3, 2, 1, 0, 23, 22, 21, 20, 19, 18, 17, 16));
-    v128.store(OUT + 64 + (j << 3), i8x16.shuffle(x, y, 15, 14, 13, 12, 11, 10, 9, 8, 31, 30, 29, 28, 27, 26, 25, 24));
-  }
-  clearLanes(2, 128, blocks);
+  tagsFromLanes(first, size, 20, tags);
 }
