@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     timing.push(
       `| ${algorithm} | ${t.ns.toFixed(0)} ns | ${cycles.toFixed(0)} | ${v.ns.toFixed(0)} ns | ` +
         `${((v.ns * mhz) / 1000).toFixed(0)} | ${LINUX_CYCLES[algorithm]} | ` +
-        `${(cycles / LINUX_CYCLES[algorithm]).toFixed(1)}× | ${(100 * Math.max(t.spread, v.spread)).toFixed(0)}% |`,
+        `${(cycles / LINUX_CYCLES[algorithm]).toFixed(2)}× | ${(100 * Math.max(t.spread, v.spread)).toFixed(0)}% |`,
     );
     for (const [name, fn] of [
       ["tag", tag],
