@@ -1439,9 +1439,9 @@ function putDigest(kind: i32, to: usize, length: usize): void {
 
 // The module's own copy and zero helpers, inlined, rather than lib/memory's copyBytes and
 // zeroBytes (v128 loops with a byte tail, called): with those, HMAC of 16 B took 1.06-1.21x the
-// time for SHA-256 and 1.07-1.18x for SHA-512 (within noise at 256 B), and the module grew by 732
-// bytes, module against module, both load orders (Zen 5, Node 20, 2026-12-04). Every length here
-// is a multiple of 8 (states, blocks) or 4 (digests).
+// time for SHA-256 and 1.07-1.18x for SHA-512 (SHA-1, and every hash at 256 B, within noise), and
+// the module grew by 732 bytes, module against module, both load orders (Zen 5, Node 20,
+// 2026-12-04). Every length here is a multiple of 8 (states, blocks) or 4 (digests).
 
 /** Copies `length` bytes (a multiple of 8) from `from` to `to` with u64 moves. */
 @inline function copyWords(to: usize, from: usize, length: usize): void {
