@@ -365,9 +365,9 @@ function poly1305Targets(label: string, message: Uint8Array, batch: number): Tar
 
 /**
  * The batch path (tagMany: the messages queued in the module's memory; four per SIMD call for
- * SHA-1 and SHA-256, two one-block messages for SHA-512, longer SHA-512 messages through the
- * one-message kernel over the queue): the key (a fresh Mac per call, one batch) and one message
- * of `count` (the others fixed), fixed against random.
+ * SHA-1 and SHA-256, every SHA-384/512 message through the one-message kernel over the queue): the
+ * key (a fresh Mac per call, one batch) and one message of `count` (the others fixed), fixed
+ * against random.
  */
 function batchKernelTargets(
   name: MacName,

@@ -113,15 +113,15 @@ export interface HmacPadSource {
 /** The module's kind number for each compression function (hmac_key's argument). */
 const KIND: Record<HmacCompression, number> = { sha1: 1, sha256: 2, sha512: 5 };
 
+/** Messages per call of the SIMD lanes (one per i32x4 lane). */
+const LANES = 4;
+
 /**
  * The batch kernels' shape per compression function: block and length-field sizes (FIPS 180-4
  * 5.1), and whether the module has SIMD lanes for it (four messages per call). SHA-512 has none:
  * its one-message kernel took 0.75-0.98x the time per message of the two i64x2 lanes it replaced,
  * even for one-block messages (assembly/hmac.ts says why), so its batches go through hmac_queue.
  */
-/** Messages per call of the SIMD lanes (one per i32x4 lane). */
-const LANES = 4;
-
 const BATCH: Record<HmacCompression, { lanes: boolean; block: number; lengthField: number }> = {
   sha1: { lanes: true, block: 64, lengthField: 8 },
   sha256: { lanes: true, block: 64, lengthField: 8 },

@@ -83,8 +83,9 @@ describe("HMAC kernels, one message and SIMD lanes, against node:crypto", () => 
       const key = bytes(32);
       const m = mac(name, key);
       // 300 equal short messages: more than one queue's worth, in order (one copy of the tags out
-      // per call); then 600 mixed lengths to 3 KiB (several MSG loads, sorted by block count, and
-      // past the crossover some go to node:crypto, so the module's share is not contiguous).
+      // per call); then 600 mixed lengths to 3 KiB (several MSG loads, sorted by block count for
+      // the lanes of SHA-1 and SHA-256, and past the crossover some go to node:crypto, so the
+      // module's share is not contiguous).
       const short = Array.from({ length: 300 }, () => bytes(16));
       const mixed = Array.from({ length: 600 }, (_, i) => bytes((i * 379) % 3000));
       for (const messages of [short, mixed]) {

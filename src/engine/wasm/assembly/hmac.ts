@@ -20,12 +20,12 @@
 //
 // The order of a round's additions is chosen for latency: the value a round computes last (SHA-1's
 // new a, SHA-2's new e) feeds the next round through one addition, the rest summed beside it.
-// SHA-1 adds rotl(a, 5) last (T = (f + K + W + e) + rotl(a, 5)); SHA-512 and the SHA-2 lanes add
-// Σ1(e) last or next to last (h + W + K first). Measured module against module (Zen 5, Node 20):
-// SHA-1 0.76-0.81x the time of the written-in-order rounds (one message) and 0.82-0.85x (four
-// lanes); SHA-512 0.91-0.95x, its two lanes 0.94x; SHA-256's four lanes 0.94x. SHA-256's one-
-// message rounds stay in source order: the same regrouping there measured no faster (with the
-// schedule in SIMD) or 3-7% slower (with it in locals).
+// SHA-1 adds rotl(a, 5) last (T = (f + K + W + e) + rotl(a, 5)); SHA-512 and the SHA-256 lanes
+// add Σ1(e) last or next to last (h + W + K first). Measured module against module (Zen 5, Node
+// 20): SHA-1 0.76-0.81x the time of the written-in-order rounds (one message) and 0.82-0.85x
+// (four lanes); SHA-512 0.91-0.95x; SHA-256's four lanes 0.94x. SHA-256's one-message rounds
+// stay in source order: the same regrouping there measured no faster (with the schedule in SIMD)
+// or 3-7% slower (with it in locals).
 //
 // Constant time: only ARX and Boolean operations, fixed rotations and shifts, and round constants
 // indexed by the public round number; branches depend on lengths alone. No secret stays in module
