@@ -86,10 +86,10 @@ const K256: usize = changetype<usize>(K256_TABLE);
 }
 
 /**
- * σ0 (4.6) on four words, for compress256's schedule: the rotations' two halves XORed, as their
- * bits never meet. The four-lane kernel's s0x4 and s1x4 compute the same with `or`-rotations; in
- * this schedule that form measured 8-18% slower at 16 B and within 4% at 256 B-1 KiB (module
- * against module), as it did for SHA-512's.
+ * σ0 (4.6) on four words, for both SHA-256 schedules (compress256's and the four lanes'): the
+ * rotations' two halves XORed, as their bits never meet. `or`-rotations measured 8-18% slower in
+ * compress256's schedule at 16 B and within 4% at 256 B-1 KiB, as they did for SHA-512's; in the
+ * lanes' schedule the two forms measured within 1.5% (16 B-1 KiB), module against module.
  */
 @inline function sigma0x4(x: v128): v128 {
   return v128.xor(
@@ -1595,12 +1595,6 @@ export const DESC: usize = 4992; // per lane: the message's offset in memory and
 @inline function S1x4(x: v128): v128 {
   return v128.xor(v128.xor(rotr4(x, 6), rotr4(x, 11)), rotr4(x, 25));
 }
-@inline function s0x4(x: v128): v128 {
-  return v128.xor(v128.xor(rotr4(x, 7), rotr4(x, 18)), i32x4.shr_u(x, 3));
-}
-@inline function s1x4(x: v128): v128 {
-  return v128.xor(v128.xor(rotr4(x, 17), rotr4(x, 19)), i32x4.shr_u(x, 10));
-}
 /**
  * Four 16-byte rows (four big-endian words of one lane each, at r0..r3) into four columns (word j
  * of every lane), byte-swapped on the way: the 4 × 4 transpose by two rounds of shuffles.
@@ -1721,22 +1715,22 @@ function compress256x4(): void {
     x1 = v128.xor(b, c);
     a = i32x4.add(a, i32x4.add(S0x4(b), v128.xor(c, v128.and(x1, x0))));
     if (t < 48) {
-      w0 = i32x4.add(i32x4.add(w0, s1x4(w14)), i32x4.add(w9, s0x4(w1)));
-      w1 = i32x4.add(i32x4.add(w1, s1x4(w15)), i32x4.add(w10, s0x4(w2)));
-      w2 = i32x4.add(i32x4.add(w2, s1x4(w0)), i32x4.add(w11, s0x4(w3)));
-      w3 = i32x4.add(i32x4.add(w3, s1x4(w1)), i32x4.add(w12, s0x4(w4)));
-      w4 = i32x4.add(i32x4.add(w4, s1x4(w2)), i32x4.add(w13, s0x4(w5)));
-      w5 = i32x4.add(i32x4.add(w5, s1x4(w3)), i32x4.add(w14, s0x4(w6)));
-      w6 = i32x4.add(i32x4.add(w6, s1x4(w4)), i32x4.add(w15, s0x4(w7)));
-      w7 = i32x4.add(i32x4.add(w7, s1x4(w5)), i32x4.add(w0, s0x4(w8)));
-      w8 = i32x4.add(i32x4.add(w8, s1x4(w6)), i32x4.add(w1, s0x4(w9)));
-      w9 = i32x4.add(i32x4.add(w9, s1x4(w7)), i32x4.add(w2, s0x4(w10)));
-      w10 = i32x4.add(i32x4.add(w10, s1x4(w8)), i32x4.add(w3, s0x4(w11)));
-      w11 = i32x4.add(i32x4.add(w11, s1x4(w9)), i32x4.add(w4, s0x4(w12)));
-      w12 = i32x4.add(i32x4.add(w12, s1x4(w10)), i32x4.add(w5, s0x4(w13)));
-      w13 = i32x4.add(i32x4.add(w13, s1x4(w11)), i32x4.add(w6, s0x4(w14)));
-      w14 = i32x4.add(i32x4.add(w14, s1x4(w12)), i32x4.add(w7, s0x4(w15)));
-      w15 = i32x4.add(i32x4.add(w15, s1x4(w13)), i32x4.add(w8, s0x4(w0)));
+      w0 = i32x4.add(i32x4.add(w0, sigma1x4(w14)), i32x4.add(w9, sigma0x4(w1)));
+      w1 = i32x4.add(i32x4.add(w1, sigma1x4(w15)), i32x4.add(w10, sigma0x4(w2)));
+      w2 = i32x4.add(i32x4.add(w2, sigma1x4(w0)), i32x4.add(w11, sigma0x4(w3)));
+      w3 = i32x4.add(i32x4.add(w3, sigma1x4(w1)), i32x4.add(w12, sigma0x4(w4)));
+      w4 = i32x4.add(i32x4.add(w4, sigma1x4(w2)), i32x4.add(w13, sigma0x4(w5)));
+      w5 = i32x4.add(i32x4.add(w5, sigma1x4(w3)), i32x4.add(w14, sigma0x4(w6)));
+      w6 = i32x4.add(i32x4.add(w6, sigma1x4(w4)), i32x4.add(w15, sigma0x4(w7)));
+      w7 = i32x4.add(i32x4.add(w7, sigma1x4(w5)), i32x4.add(w0, sigma0x4(w8)));
+      w8 = i32x4.add(i32x4.add(w8, sigma1x4(w6)), i32x4.add(w1, sigma0x4(w9)));
+      w9 = i32x4.add(i32x4.add(w9, sigma1x4(w7)), i32x4.add(w2, sigma0x4(w10)));
+      w10 = i32x4.add(i32x4.add(w10, sigma1x4(w8)), i32x4.add(w3, sigma0x4(w11)));
+      w11 = i32x4.add(i32x4.add(w11, sigma1x4(w9)), i32x4.add(w4, sigma0x4(w12)));
+      w12 = i32x4.add(i32x4.add(w12, sigma1x4(w10)), i32x4.add(w5, sigma0x4(w13)));
+      w13 = i32x4.add(i32x4.add(w13, sigma1x4(w11)), i32x4.add(w6, sigma0x4(w14)));
+      w14 = i32x4.add(i32x4.add(w14, sigma1x4(w12)), i32x4.add(w7, sigma0x4(w15)));
+      w15 = i32x4.add(i32x4.add(w15, sigma1x4(w13)), i32x4.add(w8, sigma0x4(w0)));
     }
   }
   v128.store(STATEX, i32x4.add(v128.load(STATEX, 0), a), 0);
@@ -1750,7 +1744,7 @@ function compress256x4(): void {
 }
 
 /** STATEX ← SHA-1 compression of STATEX (four lanes, five words) with the words in WX. */
-function compress1x4(): void {
+function compressigma1x4(): void {
   let w0 = v128.load(WX, 0);
   let w1 = v128.load(WX, 16);
   let w2 = v128.load(WX, 32);
@@ -2066,7 +2060,7 @@ function hmacX4(kind: i32, slot: usize, blocks: usize, digestLen: usize): void {
   for (let j: usize = 0; j < words; j++) v128.store(STATEX + (j << 4), i32x4.splat(load<u32>(slot + (j << 2))));
   for (let b: usize = 0; b < blocks; b++) {
     loadBlock4(b);
-    if (kind == 1) compress1x4();
+    if (kind == 1) compressigma1x4();
     else compress256x4();
   }
   // The outer block: the inner digest's words, 0x80, zeros, the bit length (5.1.1).
@@ -2075,7 +2069,7 @@ function hmacX4(kind: i32, slot: usize, blocks: usize, digestLen: usize): void {
   v128.store(WX + (d << 4), i32x4.splat(0x80000000));
   v128.store(WX + 240, i32x4.splat(<i32>((64 + <i32>digestLen) << 3)));
   for (let j: usize = 0; j < words; j++) v128.store(STATEX + (j << 4), i32x4.splat(load<u32>(slot + 32 + (j << 2))));
-  if (kind == 1) compress1x4();
+  if (kind == 1) compressigma1x4();
   else compress256x4();
   // Lane k's digest, big-endian words, to OUT + 32k: the transpose back.
   transpose4(v128.load(STATEX), v128.load(STATEX, 16), v128.load(STATEX, 32), v128.load(STATEX, 48), BLOCK);
