@@ -465,6 +465,16 @@ const webhookTargets: Target<unknown>[] = [
     encode: (sig) => `sha256=${hex(sig)}`,
     verify: (secret, body, header) => webhooks.verifyGitHub(secret, body, header).ok,
   }),
+  // The batch path: four deliveries through the SIMD lanes at once, each with the wrong byte.
+  webhookTarget("verifyGitHubMany ×4", {
+    sign: (secret, body) => lastHex(webhooks.signGitHub(secret, body)),
+    encode: (sig) => `sha256=${hex(sig)}`,
+    verify: (secret, body, header) => {
+      const delivery = { body, header };
+      const answers = webhooks.verifyGitHubMany(secret, [delivery, delivery, delivery, delivery]);
+      return answers.every((a) => a.ok);
+    },
+  }),
   webhookTarget("verifyStripe", {
     sign: (secret, body, timestamp) => lastHex(webhooks.signStripe(secret, body, { timestamp })),
     encode: (sig, t) => `t=${t},v1=${hex(sig)}`,

@@ -44,23 +44,35 @@ export {
   type WebhookSigned,
 } from "./webhooks/common.js";
 export {
+  type GitHubDelivery,
   type GitHubVerifyOptions,
   signGitHub,
   verifyGitHub,
+  verifyGitHubMany,
   verifyGitHubRequest,
 } from "./webhooks/github.js";
 export {
+  type SlackDelivery,
   type SlackHeaders,
   type SlackSignature,
   signSlack,
   verifySlack,
+  verifySlackMany,
   verifySlackRequest,
 } from "./webhooks/slack.js";
 export {
+  type StandardWebhookDelivery,
   type StandardWebhookHeaders,
   type StandardWebhookMessage,
   signStandardWebhook,
   verifyStandardWebhook,
+  verifyStandardWebhookMany,
   verifyStandardWebhookRequest,
 } from "./webhooks/standard.js";
-export { signStripe, verifyStripe, verifyStripeRequest } from "./webhooks/stripe.js";
+export {
+  type StripeDelivery,
+  signStripe,
+  verifyStripe,
+  verifyStripeMany,
+  verifyStripeRequest,
+} from "./webhooks/stripe.js";

@@ -15,13 +15,18 @@ import { equal } from "../../core/equal.js";
 import { KeyedError } from "../../core/errors.js";
 import { checkOptions, describeType } from "../../core/options.js";
 import { redactKeyMaterial } from "../../core/redact.js";
-import { type Refusal, refuse } from "../../core/result.js";
+import { isRefusal, type Refusal, refuse } from "../../core/result.js";
 import { nowSeconds, type TimeInput, toleranceSeconds, toWholeSeconds } from "../../core/time.js";
 import { SHA256 } from "../../hash/sha256.js";
 import { HmacKernel } from "../../mac/hmac.js";
 import type { Keyset } from "../../safe/keyset.js";
 import { type KeysetView, keysetView } from "../../safe/keyset-access.js";
-import { assertReplayStore, claimAccepted, type ReplayStore } from "../../safe/store.js";
+import {
+  assertReplayStore,
+  claimAccepted,
+  type ReplayClaim,
+  type ReplayStore,
+} from "../../safe/store.js";
 import {
   type BodyFailure,
   type HttpRequest,
@@ -296,23 +301,6 @@ export function clockOptions(options: unknown, where: string): Clock {
   };
 }
 
-/**
- * The answer of a verifier: `result` as it is without a replay store; with one, a Promise of it
- * after `id` (what identifies the message, signed) was claimed from `validFrom` (its signed
- * timestamp, for the store's epoch rule) to `validUntil`. Only an accepted message is claimed, so
- * forgeries never fill the store.
- */
-export function settle<T extends object>(
-  result: WebhookResult<T>,
-  clock: Clock,
-  replay: () => { id: string | Bytes; validFrom: number | undefined; validUntil: number },
-): WebhookResult<T> | Promise<WebhookResult<T>> {
-  return claimAccepted<WebhookResult<T>, never>(result, clock.replayStore, () => ({
-    ...replay(),
-    now: clock.now,
-  }));
-}
-
 export function signTimestamp(options: unknown, where: string): number {
   const o = checkOptions<SignTimestampOptions>(options, ["timestamp"], `${where} options`);
   return o.timestamp === undefined
@@ -393,10 +381,10 @@ export function hmacSha256(
  * True when any candidate equals HMAC(key, parts) for any key. Every comparison is made (constant
  * time each), so the time does not tell which secret or which signature matched.
  */
-export function anyMatches(
+function anyMatches(
   kernels: readonly HmacKernel[],
   parts: readonly Bytes[],
-  candidates: Bytes[],
+  candidates: readonly Bytes[],
   firstTag?: Bytes,
 ): boolean {
   let found = false;
@@ -415,7 +403,7 @@ export function anyMatches(
  * The replay id of a message whose scheme has no signed id: its tag under the first secret, with
  * the scheme's name in front (the store hashes it).
  */
-export function tagId(scheme: string, tag: Bytes): string {
+function tagId(scheme: string, tag: Bytes): string {
   return `${scheme}:${bytesToHex(tag)}`;
 }
 
@@ -459,6 +447,183 @@ export function checkClock(timestamp: number, clock: Clock): WebhookRefusal | un
 }
 
 export const ascii = utf8ToBytes;
+
+// --- one pipeline for one webhook and for a batch ------------------------------------------------
+
+/**
+ * A webhook whose headers parsed: what the sender signed, the signatures offered, and the answer
+ * when one of them matches. Each scheme's parser makes it or a refusal; `verifyOne` and
+ * `verifyBatch` do the rest the same way for every scheme.
+ */
+export interface SignedWebhook<T extends object> {
+  /** The signed content, in order: hashed part by part alone, joined once for a batch. */
+  readonly parts: readonly Bytes[];
+  /** The header's signatures, decoded; those of the wrong form were dropped (they cannot match). */
+  readonly candidates: readonly Bytes[];
+  /** The answer once a signature matched and the timestamp (if any) is fresh. */
+  readonly accepted: { readonly ok: true } & T;
+  /** The signed timestamp, checked after the signature; undefined where none is signed (GitHub). */
+  readonly timestamp: number | undefined;
+  /** The signed message id to claim against replays; undefined: the tag under the first secret. */
+  readonly id?: string;
+}
+
+/** A parser's answer: the signed webhook, or why its headers were refused. */
+export type Parsed<T extends object> = SignedWebhook<T> | WebhookRefusal;
+
+/** How a scheme's verifier answers, besides what its parser read: one per call, single or batch. */
+export interface Verifier {
+  /** The replay id's prefix: "github", "stripe", "slack", "standard". */
+  readonly scheme: string;
+  /** The secrets' prepared kernels (one, a rotation list, or a keyset's enabled keys). */
+  readonly keys: readonly HmacKernel[];
+  readonly clock: Clock;
+  /** The signature_mismatch message, naming the scheme's header. */
+  readonly mismatch: string;
+  /** Where nothing is signed but the body (GitHub): how long an accepted delivery stays claimed. */
+  readonly replaySeconds?: number;
+}
+
+/** The answer to a parsed webhook once its signatures were checked. */
+function answer<T extends object>(
+  verifier: Verifier,
+  signed: SignedWebhook<T>,
+  matched: boolean,
+): WebhookResult<T> {
+  if (!matched) return refuse("signature_mismatch", verifier.mismatch);
+  const stale =
+    signed.timestamp === undefined ? undefined : checkClock(signed.timestamp, verifier.clock);
+  return stale ?? signed.accepted;
+}
+
+/**
+ * The claim of an accepted message: its signed id, or its tag under the first secret, valid from
+ * its signed timestamp for the tolerance; without a timestamp, from now for `replaySeconds`.
+ */
+function claimOf(verifier: Verifier, signed: SignedWebhook<object>, firstTag: Bytes): ReplayClaim {
+  const { scheme, clock } = verifier;
+  const id = signed.id === undefined ? tagId(scheme, firstTag) : `${scheme}:${signed.id}`;
+  const now = clock.now;
+  if (signed.timestamp === undefined) {
+    const seconds = Math.max(1, verifier.replaySeconds ?? 1);
+    return { id, validFrom: undefined, validUntil: now + seconds, now };
+  }
+  return { id, validFrom: signed.timestamp, validUntil: signed.timestamp + clock.tolerance, now };
+}
+
+/**
+ * The answer to one webhook: as it is without a replay store; with one, a Promise of it after an
+ * accepted message was claimed. Only an accepted message is claimed, so forgeries never fill the
+ * store.
+ */
+export function verifyOne<T extends object>(
+  verifier: Verifier,
+  parsed: Parsed<T>,
+): WebhookResult<T> | Promise<WebhookResult<T>> {
+  const store = verifier.clock.replayStore;
+  if (isRefusal(parsed)) return claimAccepted(parsed, store, noClaim);
+  const firstTag = store === undefined ? undefined : new Uint8Array(SHA256_BYTES);
+  const matched = anyMatches(verifier.keys, parsed.parts, parsed.candidates, firstTag);
+  const result = answer(verifier, parsed, matched);
+  return claimAccepted<WebhookResult<T>, never>(result, store, () =>
+    claimOf(verifier, parsed, firstTag as Bytes),
+  );
+}
+
+const noClaim = (): never => {
+  throw new Error("unreachable: a refusal is never claimed");
+};
+
+/**
+ * The answers to a batch of webhooks under the same secrets, in order: the same answers as
+ * `verifyOne` on each, with every secret's tags computed for the whole batch at once (the
+ * WebAssembly kernels' SIMD lanes take four short messages a call). Each candidate is compared in
+ * constant time, every one against every secret's tag. With a replay store, the accepted messages
+ * are claimed in order, so of two copies of one message in a batch the second is `replayed`.
+ */
+export function verifyBatch<T extends object>(
+  verifier: Verifier,
+  parsed: readonly Parsed<T>[],
+): WebhookResult<T>[] | Promise<WebhookResult<T>[]> {
+  const { keys, clock } = verifier;
+  const store = clock.replayStore;
+  const slots = new Int32Array(parsed.length).fill(-1);
+  const contents: (readonly Bytes[])[] = [];
+  for (let i = 0; i < parsed.length; i++) {
+    const p = parsed[i];
+    if (isRefusal(p)) continue;
+    slots[i] = contents.length;
+    contents.push(p.parts);
+  }
+  const count = contents.length;
+  const tags = new Uint8Array(count * SHA256_BYTES);
+  const firstTags = store === undefined ? undefined : new Uint8Array(count * SHA256_BYTES);
+  const matched = new Uint8Array(count);
+  if (count > 0) {
+    for (let k = 0; k < keys.length; k++) {
+      keys[k].computeManyParts(contents, tags);
+      for (let i = 0; i < parsed.length; i++) {
+        const slot = slots[i];
+        if (slot < 0) continue;
+        const tag = tags.subarray(slot * SHA256_BYTES, (slot + 1) * SHA256_BYTES);
+        for (const candidate of (parsed[i] as SignedWebhook<T>).candidates) {
+          matched[slot] |= Number(equal(tag, candidate));
+        }
+      }
+      if (k === 0) firstTags?.set(tags);
+    }
+    tags.fill(0);
+  }
+  const results = parsed.map((p, i) =>
+    isRefusal(p) ? p : answer(verifier, p, matched[slots[i]] === 1),
+  );
+  if (store === undefined) return results;
+  return Promise.all(
+    results.map((result, i) =>
+      claimAccepted<WebhookResult<T>, never>(result, store, () => {
+        const slot = slots[i];
+        const firstTag = (firstTags as Bytes).subarray(
+          slot * SHA256_BYTES,
+          (slot + 1) * SHA256_BYTES,
+        );
+        return claimOf(verifier, parsed[i] as SignedWebhook<T>, firstTag);
+      }),
+    ),
+  );
+}
+
+/**
+ * The parsed deliveries of a batch verifier, each read by `parse` (an object each, or BAD_INPUT);
+ * a programming error in one names its index.
+ */
+export function parseDeliveries<D extends object, T extends object>(
+  deliveries: unknown,
+  shape: string,
+  parse: (delivery: D) => Parsed<T>,
+): Parsed<T>[] {
+  if (!Array.isArray(deliveries)) {
+    throw new KeyedError(
+      "BAD_INPUT",
+      `deliveries must be an array of ${shape}; got ${describeType(deliveries)}.`,
+    );
+  }
+  return deliveries.map((delivery: unknown, i) => {
+    if (delivery === null || typeof delivery !== "object") {
+      throw new KeyedError(
+        "BAD_INPUT",
+        `deliveries[${i}] must be an object ${shape}; got ${describeType(delivery)}.`,
+      );
+    }
+    try {
+      return parse(delivery as D);
+    } catch (error) {
+      if (error instanceof KeyedError) {
+        throw new KeyedError(error.code, `deliveries[${i}]: ${error.message}`);
+      }
+      throw error;
+    }
+  });
+}
 
 // --- request helpers -----------------------------------------------------------------------------
 
