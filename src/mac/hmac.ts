@@ -344,49 +344,9 @@ export class HmacKernel implements MacKernel {
     this.messages += messages.length;
   }
 
-  /**
-   * Many messages in parts (a batch of webhooks' `timestamp.body`), tag i to out[i × outputLength
-   * ..): those from the crossover on to node:crypto part by part, the rest joined once, in one
-   * buffer wiped after, and through the backend's batch path.
-   */
-  computeManyParts(messages: readonly (readonly Bytes[])[], out: Bytes): void {
-    const native = this.native;
-    const length = this.outputLength;
-    const totals = new Int32Array(messages.length);
-    const own: number[] = [];
-    let joinedLength = 0;
-    for (let i = 0; i < messages.length; i++) {
-      const parts = messages[i];
-      let total = 0;
-      for (const part of parts) total += part.length;
-      totals[i] = total;
-      if (native?.serves(total)) {
-        native.computeParts(parts, total, out.subarray(i * length, (i + 1) * length), false);
-      } else {
-        own.push(i);
-        if (parts.length > 1) joinedLength += total;
-      }
-    }
-    const joined = new Uint8Array(joinedLength);
-    const whole: Bytes[] = new Array(messages.length);
-    let at = 0;
-    for (const i of own) {
-      const parts = messages[i];
-      if (parts.length === 1) {
-        whole[i] = parts[0];
-        continue;
-      }
-      whole[i] = joined.subarray(at, at + totals[i]);
-      for (const part of parts) {
-        joined.set(part, at);
-        at += part.length;
-      }
-    }
-    if (own.length > 0) {
-      this.core.computeMany(whole, own.length === messages.length ? undefined : own, out);
-    }
-    joined.fill(0);
-    this.messages += messages.length;
+  /** True when node:crypto takes messages of `length` bytes under this key (the crossover). */
+  servesNatively(length: number): boolean {
+    return this.native?.serves(length) ?? false;
   }
 
   start(): MacKernelState {

@@ -290,42 +290,6 @@ describe("HmacKernel.computeParts (a message in parts, as the webhooks sign it)"
   }
 });
 
-describe("HmacKernel.computeManyParts (a batch of messages in parts, as webhook batches sign them)", () => {
-  const partArb = fc
-    .constantFrom(0, 1, 20, 55, 64, 119, 300, 800, 2100, 5000)
-    .chain((n) => fc.uint8Array({ minLength: n, maxLength: n }));
-  for (const name of ["hmac-sha1", "hmac-sha256", "hmac-sha512", "hmac-sha3-256"] as const) {
-    const hash = name.slice("hmac-".length);
-    it(`${name}: tag i is node:crypto's over message i's joined parts, lanes and crossover mixed`, () => {
-      fc.assert(
-        fc.property(
-          fc.uint8Array({ minLength: 1, maxLength: 100 }),
-          fc.array(fc.array(partArb, { minLength: 1, maxLength: 3 }), { maxLength: 11 }),
-          fc.boolean(),
-          (key, messages, usedBefore) => {
-            const kernel = new HmacKernel(HASH_FUNCTIONS[hash as keyof typeof HASH_FUNCTIONS], key);
-            const length = kernel.outputLength;
-            if (usedBefore) kernel.compute(new Uint8Array(3), new Uint8Array(length));
-            const out = new Uint8Array(messages.length * length).fill(0xee);
-            kernel.computeManyParts(messages, out);
-            messages.forEach((parts, i) => {
-              const expected = createHmac(hash, key);
-              for (const part of parts) expected.update(part);
-              assert.deepEqual(
-                out.subarray(i * length, (i + 1) * length),
-                new Uint8Array(expected.digest()),
-                `message ${i}`,
-              );
-            });
-            kernel.wipe();
-          },
-        ),
-        { numRuns: 60 },
-      );
-    });
-  }
-});
-
 describe("HMAC key material", () => {
   it("destroy() wipes the key copy, the pad blocks and the inner digest buffer", () => {
     const key = new Uint8Array(200).map((_, i) => i + 1);

@@ -32,7 +32,9 @@ const KEYED_JOBS: Job[] = [
   {
     name: 'verifyGitHub from "keyed/webhooks"',
     source: `import { verifyGitHub } from "keyed/webhooks"; console.log(verifyGitHub);`,
-    ceiling: 22_500, // 21,530 B on 2026-12-02 with the prepared-key cache's fingerprint (core/cache.ts)
+    // 23,055 B on 2026-12-04: the schemes' one pipeline (shared with the batch verifiers) brings
+    // the timestamp check into GitHub's bundle too (21,530 B on 2026-12-02).
+    ceiling: 23_500,
   },
   {
     name: 'seal + open from "keyed"',

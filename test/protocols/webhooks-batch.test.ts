@@ -8,9 +8,13 @@
  * names the delivery; an empty batch is an empty answer.
  */
 import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { SHA256 } from "../../src/hash/sha256.js";
 import { Keyset, MemoryReplayStore, type ReplayStore } from "../../src/index.js";
+import { HmacKernel } from "../../src/mac/hmac.js";
+import { tagBatch } from "../../src/protocols/webhooks/common.js";
 import {
   type HeaderSource,
   type SlackHeaders,
@@ -136,6 +140,35 @@ const batchArb = fc.array(
   }),
   { maxLength: 24 },
 );
+
+describe("tagBatch: each signed content's HMAC-SHA256, lanes and node:crypto's crossover mixed", () => {
+  it("tag i is node:crypto's over content i's joined parts, first use of the key or later", () => {
+    const part = fc
+      .constantFrom(0, 1, 20, 55, 64, 119, 300, 800, 2100, 5000)
+      .chain((n) => fc.uint8Array({ minLength: n, maxLength: n }));
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 1, maxLength: 100 }),
+        fc.array(fc.array(part, { minLength: 1, maxLength: 3 }), { maxLength: 11 }),
+        fc.boolean(),
+        (key, contents, usedBefore) => {
+          const kernel = new HmacKernel(SHA256, key);
+          if (usedBefore) kernel.compute(new Uint8Array(3), new Uint8Array(32));
+          const out = new Uint8Array(contents.length * 32).fill(0xee);
+          tagBatch(kernel, contents, out);
+          contents.forEach((parts, i) => {
+            const expected = createHmac("sha256", key);
+            for (const p of parts) expected.update(p);
+            const want = new Uint8Array(expected.digest());
+            assert.deepEqual(out.subarray(i * 32, (i + 1) * 32), want, `content ${i}`);
+          });
+          kernel.wipe();
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
 
 describe("batch verifiers: the single verifier's answer for each delivery", () => {
   for (const scheme of SCHEMES) {
