@@ -1,7 +1,8 @@
 /**
  * CMAC on node:crypto (engine/native.ts) for long messages (engine/select.ts): SP 800-38B 6.2 on
  * AES-CBC with a zero IV, all blocks but the last as they are, the last ⊕ K1 (complete) or padded
- * ⊕ K2 (partial); the tag is the final ciphertext block. Reached through
+ * ⊕ K2 (partial); the tag is the final ciphertext block. One-shot tags share one CBC context per
+ * key (see `compute`). Reached through
  * engine/native-families.ts, so a browser bundle, where node:crypto never exists, carries none of
  * it. The subkeys come from keyed's own kernel (mac/cmac.ts), asked once, on first need.
  */
@@ -13,6 +14,14 @@ import { LazyNativeKey, type NativeCipher, type NativeCrypto, nativeCrypto } fro
 import { cmacFamily, type NativeFamily, useNative } from "./select.js";
 
 const ZERO_IV = new Uint8Array(16);
+/**
+ * Messages up to this many bytes go to node:crypto in one call, joined with their masked last
+ * block in `joinScratch`; longer ones in three calls (first block, middle, last), where a copy
+ * would cost more than two calls into node:crypto (about a microsecond each).
+ */
+const JOIN_LIMIT = 32 * 1024;
+/** The joined message of `compute`, shared by every key (grown on demand, wiped after use). */
+let joinScratch = new Uint8Array(0);
 
 /** Where NativeCmac gets K1 ‖ K2 (32 bytes) from: keyed's own CMAC kernel of the key. */
 export interface CmacSubkeySource {
@@ -28,6 +37,15 @@ export class NativeCmac {
   private subkeys: Uint8Array | undefined;
   /** The last block. */
   private readonly last = new Uint8Array(16);
+  /**
+   * The key's AES-CBC context for one-shot tags, kept between messages, and the last ciphertext
+   * block it produced (the previous tag; zero for a fresh context). CBC chains a call's first
+   * block with that block, so XORing it into a message's first block gives E(M1 ⊕ 0): the CBC
+   * with a zero IV of SP 800-38B 6.2, in one call into node:crypto instead of createCipheriv,
+   * update, update and final. Undefined while a call uses it, so a call that throws leaves none.
+   */
+  private chained: NativeCipher | undefined;
+  private readonly chain = new Uint8Array(16);
 
   private constructor(key: Bytes, source: CmacSubkeySource) {
     this.cipherName = `aes-${key.length * 8}-cbc`;
@@ -56,6 +74,28 @@ export class NativeCmac {
     return cipher.setAutoPadding(false);
   }
 
+  /** K1 ‖ K2, asked of keyed's own kernel on first need. */
+  private subkeyPair(): Uint8Array {
+    if (this.subkeys === undefined) {
+      this.subkeys = new Uint8Array(32);
+      this.source.subkeys(this.subkeys);
+    }
+    return this.subkeys;
+  }
+
+  /**
+   * to[at .. at + 16) = the last block, data[offset .. offset + count), padded (10*, when
+   * partial) and ⊕ K1 (complete) or K2 (partial): SP 800-38B 6.2 steps 3-4.
+   */
+  private maskLast(data: Uint8Array, offset: number, count: number, to: Uint8Array, at: number) {
+    const subkeys = this.subkeyPair();
+    const subkey = count === 16 ? 0 : 16;
+    for (let i = 0; i < 16; i++) {
+      const m = i < count ? data[offset + i] : i === count ? 0x80 : 0;
+      to[at + i] = m ^ subkeys[subkey + i];
+    }
+  }
+
   /** Encrypts the last block, data[offset .. offset + count), padded and masked; the tag to `out`. */
   private finish(
     cipher: NativeCipher,
@@ -64,34 +104,50 @@ export class NativeCmac {
     count: number,
     out: Bytes,
   ): void {
-    if (this.subkeys === undefined) {
-      this.subkeys = new Uint8Array(32);
-      this.source.subkeys(this.subkeys);
-    }
-    const subkeys = this.subkeys;
-    const subkey = count === 16 ? 0 : 16;
     const last = this.last;
-    for (let i = 0; i < 16; i++) {
-      const m = i < count ? data[offset + i] : i === count ? 0x80 : 0;
-      last[i] = m ^ subkeys[subkey + i];
-    }
+    this.maskLast(data, offset, count, last, 0);
     const final = cipher.update(last);
     cipher.final();
-    // A byte loop, not copyOut: Buffer's fill costs a quarter of a microsecond.
-    for (let i = 0; i < 16; i++) {
-      out[i] = final[final.length - 16 + i];
-      final[final.length - 16 + i] = 0;
-    }
+    takeTag(final, out);
     last.fill(0);
   }
 
   compute(message: Bytes, out: Bytes): void {
-    // One-shot: no sink and no copy of the tail (each costs about a microsecond on short input).
-    const cipher = this.cipher();
     const length = message.length;
     const lastStart = length === 0 ? 0 : (Math.ceil(length / 16) - 1) * 16;
-    if (lastStart > 0) cipher.update(message.subarray(0, lastStart));
-    this.finish(cipher, message, lastStart, length - lastStart, out);
+    const count = length - lastStart;
+    const total = lastStart + 16;
+    const chain = this.chain;
+    let cipher = this.chained;
+    this.chained = undefined;
+    if (cipher === undefined) {
+      cipher = this.cipher();
+      chain.fill(0);
+    }
+    let final: Uint8Array;
+    if (total <= JOIN_LIMIT) {
+      if (joinScratch.length < total) joinScratch = new Uint8Array(Math.max(total, 1024));
+      const joined = joinScratch;
+      joined.set(message); // the last block is overwritten next, masked
+      this.maskLast(message, lastStart, count, joined, lastStart);
+      for (let i = 0; i < 16; i++) joined[i] ^= chain[i];
+      final = cipher.update(joined.subarray(0, total));
+      // The masked last block holds K1 or K2 ⊕ known bytes.
+      joined.fill(0, lastStart, total);
+    } else {
+      const first = this.last;
+      for (let i = 0; i < 16; i++) first[i] = message[i] ^ chain[i];
+      cipher.update(first);
+      cipher.update(message.subarray(16, lastStart));
+      this.maskLast(message, lastStart, count, first, 0);
+      final = cipher.update(first);
+      first.fill(0);
+    }
+    // The tag is the last ciphertext block: the chain for the next message.
+    const end = final.length - 16;
+    for (let i = 0; i < 16; i++) chain[i] = final[end + i];
+    takeTag(final, out);
+    this.chained = cipher;
   }
 
   /** A stream that moves to node:crypto's AES-CBC once its input reaches the crossover. */
@@ -132,6 +188,18 @@ export class NativeCmac {
   wipe(): void {
     this.nativeKey.wipe();
     this.subkeys?.fill(0);
+    this.chained = undefined;
+    this.chain.fill(0);
+  }
+}
+
+/** The tag, the last 16 bytes of `final`, to out[0 .. 16), zeroed in `final`. */
+function takeTag(final: Uint8Array, out: Bytes): void {
+  // A byte loop, not copyOut: Buffer's fill costs a quarter of a microsecond.
+  const end = final.length - 16;
+  for (let i = 0; i < 16; i++) {
+    out[i] = final[end + i];
+    final[end + i] = 0;
   }
 }
 

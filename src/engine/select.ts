@@ -37,16 +37,22 @@ export type NativeFamily =
  * its Poly1305 does: 2026-12-04 on the AMD EPYC, seal of 3 KiB tied, 4 KiB 0.86× keyed's time.
  * HMAC-SHA-512 moved from 1536 to 3072 on 2026-12-04 (AMD EPYC), once its message schedule ran in
  * SIMD: keyed's kernel took 0.9× node:crypto's time at 2 KiB and 1.06× at 4 KiB. HMAC-SHA-256's
- * stayed at 768: tied at 512, node:crypto 0.7× keyed's time at 1 KiB.
+ * stayed at 768: tied at 512, node:crypto 0.7× keyed's time at 1 KiB. CMAC moved again late on
+ * 2026-12-04, to 512 (AES-128) and 384 (AES-192/256), once a key's one-shot tags shared one
+ * AES-CBC context (one call into node:crypto a message instead of four, engine/native-cmac.ts):
+ * the bench's CMAC child under KEYED_BACKEND=native and =wasm, twice each (AMD EPYC): AES-128 at
+ * 128 B 1.85-1.96 µs on node:crypto against 0.80-0.84 in WebAssembly, at 1 KiB 1.7-3.9 µs against
+ * 6.3-6.6; WebAssembly's ~6.2 ns a byte meets node:crypto's ~1.5-2 µs a call near 400 B (AES-128)
+ * and near 300 B with AES-256's 14 rounds.
  */
 export const NATIVE_CROSSOVER: Record<NativeFamily, number> = {
   "hmac-sha1": 1536,
   "hmac-sha256": 768,
   "hmac-sha512": 3072,
   "hmac-sha3": 2048,
-  "cmac-aes128": 2048,
-  "cmac-aes192": 1024,
-  "cmac-aes256": 1024,
+  "cmac-aes128": 512,
+  "cmac-aes192": 384,
+  "cmac-aes256": 384,
   gmac: 2048,
   "chacha20-poly1305": 16384,
   "chacha20-poly1305-aead": 4096,

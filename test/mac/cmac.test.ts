@@ -137,6 +137,42 @@ describe("CMAC against a node:crypto CBC oracle (property tests)", () => {
       }
     }
   });
+  it("one key, many messages in a row: each tag as under a fresh key (node:crypto's CBC context is kept between messages)", () => {
+    // Lengths on keyed's kernel, past the crossover, and past the native path's join limit
+    // (32 KiB, three calls then), with streams and verifies between them.
+    const length = fc.oneof(
+      fc.integer({ min: 0, max: 40 }),
+      fc.integer({ min: 1000, max: 5000 }),
+      fc.constantFrom(16, 32, 2048, 32 * 1024 - 16, 32 * 1024 - 15, 32 * 1024, 40000),
+    );
+    for (const size of [16, 24, 32]) {
+      fc.assert(
+        fc.property(
+          fc.uint8Array({ minLength: size, maxLength: size }),
+          fc.array(fc.tuple(length, fc.nat(3)), { minLength: 1, maxLength: 12 }),
+          (key, steps) => {
+            const m = cmac(key);
+            steps.forEach(([n, how], i) => {
+              const message = Uint8Array.from({ length: n }, (_, j) => (j * 13 + i + n) & 0xff);
+              const expected = cmacOracle(key, message);
+              if (how === 1) {
+                const s = m.stream();
+                s.update(message.subarray(0, n >> 1));
+                s.update(message.subarray(n >> 1));
+                assert.deepEqual(s.digest(), expected, `step ${i}: ${n} B streamed`);
+              } else if (how === 2) {
+                assert.ok(m.verify(message, expected), `step ${i}: ${n} B verified`);
+              } else {
+                assert.deepEqual(m.tag(message), expected, `step ${i}: ${n} B`);
+              }
+            });
+            m.destroy();
+          },
+        ),
+        { numRuns: 40 },
+      );
+    }
+  });
   it("every length from 0 to 100, streamed byte by byte", () => {
     const key = hex("000102030405060708090a0b0c0d0e0f");
     const data = Uint8Array.from({ length: 100 }, (_, i) => i);
