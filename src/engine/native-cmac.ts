@@ -57,7 +57,9 @@ export class NativeCmac {
   /** The native backend for this AES key, or undefined where node:crypto is absent. */
   static for(key: Bytes, source: CmacSubkeySource): NativeCmac | undefined {
     const native = new NativeCmac(key, source);
-    return native.nativeKey.available ? native : undefined;
+    return native.nativeKey.available && supportsCipher(native.cipherName, key.length)
+      ? native
+      : undefined;
   }
 
   /** True when node:crypto should tag a message of `length` bytes (the measured crossover). */
@@ -191,6 +193,22 @@ export class NativeCmac {
     this.chained = undefined;
     this.chain.fill(0);
   }
+}
+
+/** Whether this runtime's node:crypto has the cipher (Deno's lacks some AES-CBC key sizes). */
+const CIPHER_SUPPORT = new Map<string, boolean>();
+function supportsCipher(name: string, keyLength: number): boolean {
+  let supported = CIPHER_SUPPORT.get(name);
+  if (supported === undefined) {
+    try {
+      (nativeCrypto as NativeCrypto).createCipheriv(name, new Uint8Array(keyLength), ZERO_IV);
+      supported = true;
+    } catch {
+      supported = false;
+    }
+    CIPHER_SUPPORT.set(name, supported);
+  }
+  return supported;
 }
 
 /** The tag, the last 16 bytes of `final`, to out[0 .. 16), zeroed in `final`. */
