@@ -133,17 +133,23 @@ export class NativeCmac {
       joined.set(message); // the last block is overwritten next, masked
       this.maskLast(message, lastStart, count, joined, lastStart);
       for (let i = 0; i < 16; i++) joined[i] ^= chain[i];
-      final = cipher.update(joined.subarray(0, total));
-      // The masked last block holds K1 or K2 ⊕ known bytes.
-      joined.fill(0, lastStart, total);
+      try {
+        final = cipher.update(joined.subarray(0, total));
+      } finally {
+        // All of it: the masked last block holds K1 or K2 ⊕ known bytes, the first the chain.
+        joined.fill(0, 0, total);
+      }
     } else {
-      const first = this.last;
-      for (let i = 0; i < 16; i++) first[i] = message[i] ^ chain[i];
-      cipher.update(first);
-      cipher.update(message.subarray(16, lastStart));
-      this.maskLast(message, lastStart, count, first, 0);
-      final = cipher.update(first);
-      first.fill(0);
+      const block = this.last;
+      try {
+        for (let i = 0; i < 16; i++) block[i] = message[i] ^ chain[i];
+        cipher.update(block);
+        cipher.update(message.subarray(16, lastStart));
+        this.maskLast(message, lastStart, count, block, 0);
+        final = cipher.update(block);
+      } finally {
+        block.fill(0);
+      }
     }
     // The tag is the last ciphertext block: the chain for the next message.
     const end = final.length - 16;

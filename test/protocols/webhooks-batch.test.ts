@@ -326,6 +326,22 @@ describe("batch verifiers: programming errors throw BAD_INPUT naming the deliver
     throwsKeyed(() => verifyStripeMany("s", [null] as never), "BAD_INPUT", /deliveries\[0\]/);
   });
 
+  it("a hole in a sparse array is a delivery that is not an object", () => {
+    const good = { body: "x", header: signGitHub("s", "x") };
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the point
+    const sparse = [good, , good];
+    throwsKeyed(() => verifyGitHubMany("s", sparse as never), "BAD_INPUT", /deliveries\[1\]/);
+    throwsKeyed(() => verifyGitHubMany("s", new Array(2)), "BAD_INPUT", /deliveries\[0\]/);
+  });
+
+  it("every accepted answer is an object of its own (a caller may add to it)", () => {
+    const d = { body: "x", header: signGitHub("s", "x") };
+    const [a, b] = verifyGitHubMany("s", [d, d]);
+    assert.ok(a.ok && b.ok);
+    assert.notEqual(a, b);
+    assert.notEqual(verifyGitHub("s", d.body, d.header), verifyGitHub("s", d.body, d.header));
+  });
+
   it("a body of the wrong type names its index", () => {
     const good = { body: "x", header: signGitHub("s", "x") };
     throwsKeyed(

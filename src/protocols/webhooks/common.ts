@@ -630,18 +630,20 @@ export function verifyBatch<T extends object>(
     isRefusal(p) ? p : answer(verifier, p, matched[slots[i]] === 1),
   );
   if (store === undefined) return results;
-  return Promise.all(
-    results.map((result, i) =>
-      claimAccepted<WebhookResult<T>, never>(result, store, () => {
-        const slot = slots[i];
-        const firstTag = (firstTags as Bytes).subarray(
-          slot * SHA256_BYTES,
-          (slot + 1) * SHA256_BYTES,
-        );
-        return claimOf(verifier, parsed[i] as SignedWebhook<T>, firstTag);
-      }),
-    ),
+  // claimAccepted asks for each claim (its id made from the tag) before it returns, so the tags
+  // under the first secret, forgeries' valid tags among them, are wiped once the claims are made.
+  const claims = results.map((result, i) =>
+    claimAccepted<WebhookResult<T>, never>(result, store, () => {
+      const slot = slots[i];
+      const firstTag = (firstTags as Bytes).subarray(
+        slot * SHA256_BYTES,
+        (slot + 1) * SHA256_BYTES,
+      );
+      return claimOf(verifier, parsed[i] as SignedWebhook<T>, firstTag);
+    }),
   );
+  firstTags?.fill(0);
+  return Promise.all(claims);
 }
 
 /**
@@ -659,7 +661,10 @@ export function parseDeliveries<D extends object, T extends object>(
       `deliveries must be an array of ${shape}; got ${describeType(deliveries)}.`,
     );
   }
-  return deliveries.map((delivery: unknown, i) => {
+  // An index loop, not map(): a hole in a sparse array is a delivery that is not an object.
+  const parsed: Parsed<T>[] = [];
+  for (let i = 0; i < deliveries.length; i++) {
+    const delivery: unknown = deliveries[i];
     if (delivery === null || typeof delivery !== "object") {
       throw new KeyedError(
         "BAD_INPUT",
@@ -667,14 +672,15 @@ export function parseDeliveries<D extends object, T extends object>(
       );
     }
     try {
-      return parse(delivery as D);
+      parsed.push(parse(delivery as D));
     } catch (error) {
       if (error instanceof KeyedError) {
         throw new KeyedError(error.code, `deliveries[${i}]: ${error.message}`);
       }
       throw error;
     }
-  });
+  }
+  return parsed;
 }
 
 // --- request helpers -----------------------------------------------------------------------------

@@ -135,7 +135,6 @@ function gitHubVerifier(keys: HmacKernel[], options: unknown, where: string): Ve
 }
 
 const MISMATCH = "the X-Hub-Signature-256 signature does not match.";
-const ACCEPTED = { ok: true } as const;
 
 function parseGitHub(data: Bytes, header: HeaderValue): Parsed<object> {
   const value = headerValue(header, "header", "X-Hub-Signature-256");
@@ -150,7 +149,8 @@ function parseGitHub(data: Bytes, header: HeaderValue): Parsed<object> {
       'X-Hub-Signature-256 must be "sha256=" followed by 64 hex digits.',
     );
   }
-  return { parts: [data], candidates: [candidate], accepted: ACCEPTED, timestamp: undefined };
+  // A fresh answer each time: callers may add to the object they get.
+  return { parts: [data], candidates: [candidate], accepted: { ok: true }, timestamp: undefined };
 }
 
 /** Reads the request's raw body once and checks its `X-Hub-Signature-256`. */
