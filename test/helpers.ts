@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createCipheriv } from "node:crypto";
 import { KeyedError } from "../src/core/errors.js";
 import type { KeyRule, MacAlgorithm, MacKernel, TagRule } from "../src/core/mac.js";
+import { MemoryReplayStore, type ReplayStore } from "../src/safe/store.js";
 
 export const hex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h, "hex"));
 export const toHex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
@@ -166,6 +167,30 @@ export function toyMacAlgorithm(
         },
         wipe: () => state.fill(0),
       };
+    },
+  };
+}
+
+/**
+ * A replay store that counts the claims it is asked for (forgeries must never reach a store) and
+ * can be made to fail (every claim then rejects), over `inner` (a fresh MemoryReplayStore).
+ */
+export function countingStore(inner: ReplayStore = new MemoryReplayStore()) {
+  let claims = 0;
+  let failing = false;
+  const store: ReplayStore = {
+    claim(id, ttl, options) {
+      claims++;
+      return failing ? Promise.reject(new Error("down")) : inner.claim(id, ttl, options);
+    },
+  };
+  return {
+    store,
+    get claims() {
+      return claims;
+    },
+    fail() {
+      failing = true;
     },
   };
 }

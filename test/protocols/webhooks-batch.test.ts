@@ -12,7 +12,7 @@ import { createHmac } from "node:crypto";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { SHA256 } from "../../src/hash/sha256.js";
-import { Keyset, MemoryReplayStore, type ReplayStore } from "../../src/index.js";
+import { Keyset, MemoryReplayStore } from "../../src/index.js";
 import { HmacKernel } from "../../src/mac/hmac.js";
 import { tagBatch } from "../../src/protocols/webhooks/common.js";
 import {
@@ -33,7 +33,7 @@ import {
   type WebhookResult,
   type WebhookSecrets,
 } from "../../src/protocols/webhooks.js";
-import { throwsKeyed } from "../helpers.js";
+import { countingStore, throwsKeyed } from "../helpers.js";
 
 const NOW = 1_700_000_000;
 const TEXT = ["old-secret", "it's a secret to everybody"];
@@ -226,26 +226,6 @@ describe("batch verifiers: the single verifier's answer for each delivery", () =
   });
 });
 
-/** A store that records what it was asked to claim and can be made to fail. */
-function recordingStore() {
-  const inner = new MemoryReplayStore();
-  const claimed: number[] = [];
-  let failing = false;
-  const store: ReplayStore = {
-    claim(id, ttl, options) {
-      claimed.push(ttl);
-      return failing ? Promise.reject(new Error("down")) : inner.claim(id, ttl, options);
-    },
-  };
-  return {
-    store,
-    claimed,
-    fail() {
-      failing = true;
-    },
-  };
-}
-
 describe("batch verifiers on attacker-made headers: refusals, never exceptions", () => {
   const text = fc.oneof(fc.string({ maxLength: 90 }), fc.string({ unit: "binary", maxLength: 90 }));
   for (const scheme of SCHEMES) {
@@ -288,7 +268,8 @@ describe("batch verifiers with a replay store", () => {
       const a = scheme.sign(secret, body(1), now, "msg_a");
       const b = scheme.sign(secret, body(2), now, "msg_b");
       const forged = scheme.sign(otherSecret(scheme), body(3), now, "msg_c");
-      const { store, claimed, fail } = recordingStore();
+      const counting = countingStore();
+      const { store } = counting;
       const first = (await scheme.many(secret, [a, forged, b, a], {
         replayStore: store,
       })) as WebhookResult[];
@@ -296,14 +277,14 @@ describe("batch verifiers with a replay store", () => {
         first.map((r) => (r.ok ? "ok" : r.reason)),
         ["ok", "signature_mismatch", "ok", "replayed"],
       );
-      assert.equal(claimed.length, 3, "the forgery reached the store");
+      assert.equal(counting.claims, 3, "the forgery reached the store");
       // A second batch, and the single verifier, see the same store.
       const again = (await scheme.many(secret, [b], { replayStore: store })) as WebhookResult[];
       assert.equal(again[0].ok === false && again[0].reason, "replayed");
       const single = (await scheme.single(secret, a, { replayStore: store })) as WebhookResult;
       assert.equal(single.ok === false && single.reason, "replayed");
       // Fail closed: a store that fails refuses what would have been accepted, and only that.
-      fail();
+      counting.fail();
       const c = scheme.sign(secret, body(4), now, "msg_d");
       const down = (await scheme.many(secret, [c, forged], {
         replayStore: store,

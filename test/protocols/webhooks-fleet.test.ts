@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { Keyset, MemoryReplayStore, type ReplayStore } from "../../src/index.js";
+import { Keyset } from "../../src/index.js";
 import {
   signGitHub,
   signSlack,
@@ -18,31 +18,10 @@ import {
   verifyStandardWebhookRequest,
   verifyStripe,
 } from "../../src/protocols/webhooks.js";
-import { throwsKeyed } from "../helpers.js";
+import { countingStore, throwsKeyed } from "../helpers.js";
 
 const body = '{"event":"ping"}';
 const now = Math.floor(Date.now() / 1000);
-
-/** A store that counts its claims and can be made to fail. */
-function countingStore(inner: ReplayStore = new MemoryReplayStore()) {
-  let claims = 0;
-  let failing = false;
-  const store: ReplayStore = {
-    claim(id, ttl, options) {
-      claims++;
-      return failing ? Promise.reject(new Error("down")) : inner.claim(id, ttl, options);
-    },
-  };
-  return {
-    store,
-    get claims() {
-      return claims;
-    },
-    fail() {
-      failing = true;
-    },
-  };
-}
 
 describe("webhooks with a keyset", () => {
   it("the primary signs; every enabled HMAC-SHA256 key verifies; a disabled one does not", () => {

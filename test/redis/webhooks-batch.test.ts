@@ -10,6 +10,7 @@ import { Redis } from "ioredis";
 import { createClient } from "redis";
 import { signStripe, verifyStripeMany } from "../../src/protocols/webhooks.js";
 import { RedisReplayStore } from "../../src/safe/redis.js";
+import { countingStore } from "../helpers.js";
 import { RedisServer, skipWithoutRedis } from "./server.js";
 
 const SECRET = "whsec_fleet_batch";
@@ -52,15 +53,9 @@ describe("webhook batches on one Redis, two receivers", { skip: skipWithoutRedis
       body: e.body,
       header: signStripe(FORGER, e.body, { timestamp: now }),
     }));
-    let claims = 0;
-    const counted = (store: RedisReplayStore) => ({
-      claim: (...args: Parameters<RedisReplayStore["claim"]>) => {
-        claims++;
-        return store.claim(...args);
-      },
-    });
-    const a = counted(new RedisReplayStore(io, { timeoutMs: 10_000 }));
-    const b = counted(new RedisReplayStore(nr, { timeoutMs: 10_000 }));
+    const countA = countingStore(new RedisReplayStore(io, { timeoutMs: 10_000 }));
+    const countB = countingStore(new RedisReplayStore(nr, { timeoutMs: 10_000 }));
+    const [a, b] = [countA.store, countB.store];
     // Receiver A gets events 0-39 (each twice in its batch), B gets 20-59, both at once.
     const batchA = [...events.slice(0, 40), ...forged, ...events.slice(0, 40)];
     const batchB = [...events.slice(20, 60), ...events.slice(20, 60)];
@@ -84,7 +79,7 @@ describe("webhook batches on one Redis, two receivers", { skip: skipWithoutRedis
       assert.equal(r.ok ? "ok" : r.reason, "signature_mismatch");
     }
     // Claimed: every authentic delivery (each event four times over), never a forgery.
-    assert.equal(claims, 160);
+    assert.equal(countA.claims + countB.claims, 160);
   });
 
   it("a paused Redis: the accepted ones are store_unavailable, the refusals keep their reason", async () => {

@@ -390,12 +390,19 @@ function anyMatches(
   let found = false;
   for (let k = 0; k < kernels.length; k++) {
     kernels[k].computeParts(parts, expected);
-    for (const candidate of candidates) found = equal(expected, candidate) || found;
+    found = equalsAny(expected, candidates) || found;
     // The tag under the first secret: the message's replay id, whichever v1 entries the sender
     // (or someone replaying) put in the header.
     if (k === 0 && firstTag !== undefined) firstTag.set(expected);
     expected.fill(0);
   }
+  return found;
+}
+
+/** Whether `tag` equals any candidate: every candidate compared, each in constant time. */
+function equalsAny(tag: Bytes, candidates: readonly Bytes[]): boolean {
+  let found = false;
+  for (const candidate of candidates) found = equal(tag, candidate) || found;
   return found;
 }
 
@@ -546,7 +553,6 @@ export function tagBatch(
   out: Bytes,
 ): void {
   const own: number[] = [];
-  const totals: number[] = [];
   let joinedLength = 0;
   for (let i = 0; i < contents.length; i++) {
     const parts = contents[i];
@@ -556,14 +562,13 @@ export function tagBatch(
       kernel.computeParts(parts, out.subarray(i * SHA256_BYTES, (i + 1) * SHA256_BYTES));
     } else {
       own.push(i);
-      totals.push(total);
       if (parts.length > 1) joinedLength += total;
     }
   }
   if (own.length === 0) return;
   const joined = new Uint8Array(joinedLength);
   let at = 0;
-  const messages = own.map((i, j) => {
+  const messages = own.map((i) => {
     const parts = contents[i];
     if (parts.length === 1) return parts[0];
     const from = at;
@@ -571,7 +576,7 @@ export function tagBatch(
       joined.set(part, at);
       at += part.length;
     }
-    return joined.subarray(from, from + totals[j]);
+    return joined.subarray(from, at);
   });
   if (own.length === contents.length) {
     kernel.computeMany(messages, out);
@@ -618,9 +623,7 @@ export function verifyBatch<T extends object>(
         const slot = slots[i];
         if (slot < 0) continue;
         const tag = tags.subarray(slot * SHA256_BYTES, (slot + 1) * SHA256_BYTES);
-        for (const candidate of (parsed[i] as SignedWebhook<T>).candidates) {
-          matched[slot] |= Number(equal(tag, candidate));
-        }
+        matched[slot] |= Number(equalsAny(tag, (parsed[i] as SignedWebhook<T>).candidates));
       }
       if (k === 0) firstTags?.set(tags);
     }
