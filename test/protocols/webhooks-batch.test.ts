@@ -260,6 +260,31 @@ describe("batch verifiers on attacker-made headers: refusals, never exceptions",
 });
 
 describe("batch verifiers with a replay store", () => {
+  it("Standard Webhooks: a message is claimed by its signed webhook-id, so a resend signed anew is replayed", async () => {
+    // From now on: a new store refuses messages signed before it started (the epoch rule).
+    const now = Math.floor(Date.now() / 1000) + 1;
+    const body = '{"type":"ping"}';
+    const first = signStandardWebhook(STANDARD[0], { id: "msg_once", timestamp: now, body });
+    const resent = signStandardWebhook(STANDARD[0], { id: "msg_once", timestamp: now + 5, body });
+    const other = signStandardWebhook(STANDARD[0], { id: "msg_other", timestamp: now, body });
+    const { store } = countingStore();
+    const batch = await verifyStandardWebhookMany(
+      STANDARD[0],
+      [
+        { body, headers: first },
+        { body, headers: resent },
+        { body, headers: other },
+      ],
+      { replayStore: store },
+    );
+    assert.deepEqual(
+      batch.map((r) => (r.ok ? r.id : r.reason)),
+      ["msg_once", "replayed", "msg_other"],
+    );
+    const single = await verifyStandardWebhook(STANDARD[0], body, resent, { replayStore: store });
+    assert.equal(single.ok === false && single.reason, "replayed");
+  });
+
   for (const scheme of SCHEMES) {
     it(`${scheme.name}: claimed in order; copies replayed; forgeries never claimed`, async () => {
       const secret = scheme.secrets[0];

@@ -462,21 +462,24 @@ export const ascii = utf8ToBytes;
  * when one of them matches. Each scheme's parser makes it or a refusal; `verifyOne` and
  * `verifyBatch` do the rest the same way for every scheme.
  */
-export interface SignedWebhook<T extends object> {
+export interface SignedWebhook<T extends Authenticated> {
   /** The signed content, in order: hashed part by part alone, joined once for a batch. */
   readonly parts: readonly Bytes[];
   /** The header's signatures, decoded; those of the wrong form were dropped (they cannot match). */
   readonly candidates: readonly Bytes[];
-  /** The answer once a signature matched and the timestamp (if any) is fresh. */
+  /**
+   * The answer once a signature matched and the timestamp (if any) is fresh. Its `timestamp` is
+   * checked against the clock after the signature (GitHub signs none); its `id`, where the scheme
+   * signs one, is claimed against replays (else the tag under the first secret is).
+   */
   readonly accepted: { readonly ok: true } & T;
-  /** The signed timestamp, checked after the signature; undefined where none is signed (GitHub). */
-  readonly timestamp: number | undefined;
-  /** The signed message id to claim against replays; undefined: the tag under the first secret. */
-  readonly id?: string;
 }
 
+/** What a scheme may authenticate besides the body: a timestamp, a message id. */
+export type Authenticated = Partial<StandardWebhookSigned>;
+
 /** A parser's answer: the signed webhook, or why its headers were refused. */
-export type Parsed<T extends object> = SignedWebhook<T> | WebhookRefusal;
+export type Parsed<T extends Authenticated> = SignedWebhook<T> | WebhookRefusal;
 
 /** How a scheme's verifier answers, besides what its parser read: one per call, single or batch. */
 export interface Verifier {
@@ -492,14 +495,14 @@ export interface Verifier {
 }
 
 /** The answer to a parsed webhook once its signatures were checked. */
-function answer<T extends object>(
+function answer<T extends Authenticated>(
   verifier: Verifier,
   signed: SignedWebhook<T>,
   matched: boolean,
 ): WebhookResult<T> {
   if (!matched) return refuse("signature_mismatch", verifier.mismatch);
-  const stale =
-    signed.timestamp === undefined ? undefined : checkClock(signed.timestamp, verifier.clock);
+  const { timestamp } = signed.accepted;
+  const stale = timestamp === undefined ? undefined : checkClock(timestamp, verifier.clock);
   return stale ?? signed.accepted;
 }
 
@@ -507,15 +510,20 @@ function answer<T extends object>(
  * The claim of an accepted message: its signed id, or its tag under the first secret, valid from
  * its signed timestamp for the tolerance; without a timestamp, from now for `replaySeconds`.
  */
-function claimOf(verifier: Verifier, signed: SignedWebhook<object>, firstTag: Bytes): ReplayClaim {
+function claimOf(
+  verifier: Verifier,
+  signed: SignedWebhook<Authenticated>,
+  firstTag: Bytes,
+): ReplayClaim {
   const { scheme, clock } = verifier;
-  const id = signed.id === undefined ? tagId(scheme, firstTag) : `${scheme}:${signed.id}`;
+  const { id: signedId, timestamp } = signed.accepted;
+  const id = signedId === undefined ? tagId(scheme, firstTag) : `${scheme}:${signedId}`;
   const now = clock.now;
-  if (signed.timestamp === undefined) {
+  if (timestamp === undefined) {
     const seconds = Math.max(1, verifier.replaySeconds ?? 1);
     return { id, validFrom: undefined, validUntil: now + seconds, now };
   }
-  return { id, validFrom: signed.timestamp, validUntil: signed.timestamp + clock.tolerance, now };
+  return { id, validFrom: timestamp, validUntil: timestamp + clock.tolerance, now };
 }
 
 /**
@@ -523,7 +531,7 @@ function claimOf(verifier: Verifier, signed: SignedWebhook<object>, firstTag: By
  * accepted message was claimed. Only an accepted message is claimed, so forgeries never fill the
  * store.
  */
-export function verifyOne<T extends object>(
+export function verifyOne<T extends Authenticated>(
   verifier: Verifier,
   parsed: Parsed<T>,
 ): WebhookResult<T> | Promise<WebhookResult<T>> {
@@ -598,7 +606,7 @@ export function tagBatch(
  * constant time, every one against every secret's tag. With a replay store, the accepted messages
  * are claimed in order, so of two copies of one message in a batch the second is `replayed`.
  */
-export function verifyBatch<T extends object>(
+export function verifyBatch<T extends Authenticated>(
   verifier: Verifier,
   parsed: readonly Parsed<T>[],
 ): WebhookResult<T>[] | Promise<WebhookResult<T>[]> {
@@ -653,7 +661,7 @@ export function verifyBatch<T extends object>(
  * The parsed deliveries of a batch verifier, each read by `parse` (an object each, or BAD_INPUT);
  * a programming error in one names its index.
  */
-export function parseDeliveries<D extends object, T extends object>(
+export function parseDeliveries<D extends object, T extends Authenticated>(
   deliveries: unknown,
   shape: string,
   parse: (delivery: D) => Parsed<T>,

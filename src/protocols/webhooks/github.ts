@@ -150,7 +150,7 @@ function parseGitHub(data: Bytes, header: HeaderValue): Parsed<object> {
     );
   }
   // A fresh answer each time: callers may add to the object they get.
-  return { parts: [data], candidates: [candidate], accepted: { ok: true }, timestamp: undefined };
+  return { parts: [data], candidates: [candidate], accepted: { ok: true } };
 }
 
 /** Reads the request's raw body once and checks its `X-Hub-Signature-256`. */

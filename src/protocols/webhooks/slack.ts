@@ -177,7 +177,6 @@ function parseSlack(data: Bytes, headers: SlackHeaders): Parsed<WebhookSigned> {
     parts: [ascii(`v0:${t}:`), data],
     candidates: [candidate],
     accepted: { ok: true, timestamp },
-    timestamp,
   };
 }
 

@@ -216,8 +216,6 @@ function parseStandardWebhook(data: Bytes, headers: HeaderSource): Parsed<Standa
     parts: [utf8ToBytes(`${id}.${t}.`), data],
     candidates,
     accepted: { ok: true, id, timestamp },
-    timestamp,
-    id,
   };
 }
 

@@ -166,7 +166,6 @@ function parseStripe(data: Bytes, header: HeaderValue): Parsed<WebhookSigned> {
     parts: [ascii(`${t}.`), data],
     candidates,
     accepted: { ok: true, timestamp },
-    timestamp,
   };
 }
 
