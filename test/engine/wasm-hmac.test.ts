@@ -78,6 +78,42 @@ describe("HMAC kernels, one message and SIMD lanes, against node:crypto", () => 
     );
   });
 
+  it("batches of one length: a padding-only last block shared by the lanes, its schedule kept per length", () => {
+    // Lengths whose last block is padding alone (len mod 64 = 0 or 56-63 for SHA-1/SHA-2-256,
+    // mod 128 = 0 or 112-127 for SHA-512), beside ones whose is not, in an order that changes
+    // the kept schedule at every batch and comes back to earlier lengths; then groups whose lanes
+    // share a block count but not a length (one length differs: no shared block).
+    const lengths = [64, 56, 64, 0, 128, 120, 63, 55, 256, 192, 248, 112, 240, 111, 0, 256, 128];
+    for (const name of NAMES) {
+      const key = bytes(40);
+      const m = mac(name, key);
+      for (const length of lengths) {
+        for (const size of [2, 3, 4, 5, 8]) {
+          const batch = Array.from({ length: size }, () => bytes(length));
+          assert.deepEqual(
+            m.tagMany(batch),
+            concat(batch.map((x) => oracle(name, key, x))),
+            `${name}: ${size} × ${length} B`,
+          );
+        }
+      }
+      for (const group of [
+        [56, 64, 64, 64],
+        [64, 64, 64, 56],
+        [64, 63, 64, 64],
+        [128, 128, 120, 128],
+        [256, 256, 256, 255],
+      ]) {
+        const batch = group.map((n) => bytes(n));
+        assert.deepEqual(
+          m.tagMany(batch),
+          concat(batch.map((x) => oracle(name, key, x))),
+          `${name}: ${group.join(", ")} B`,
+        );
+      }
+    }
+  });
+
   it("batches longer than the module's queue (256 messages) and larger than MSG (64 KiB)", () => {
     for (const name of NAMES) {
       const key = bytes(32);
