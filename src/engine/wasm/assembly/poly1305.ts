@@ -226,7 +226,12 @@ function storeCarried(dst: usize, d0: u64, d1: u64, d2: u64, d3: u64, d4: u64): 
   store<u32>(dst, <u32>(d4 & M26), 16);
 }
 
-/** r^3, r^6 and the multiplier tables, on first use (r^2 passes through R6 on the way). */
+/**
+ * r^3, r^6 and the multiplier tables, on first use (r^2 passes through R6 on the way): about 30 ns,
+ * a tenth of a 1 KiB tag (against tables left unset, module against module), as the three products
+ * are a chain. The same products and tables from locals, with no limbs stored and loaded back
+ * between them, measured within 2% from 384 B to 2 KiB (Zen 5, Node 20, 2026-12-05).
+ */
 function powers(st: usize): void {
   if (load<u32>(st, POWERS) != 0) return;
   squareLimbs(st + R6, st + R);
