@@ -1622,13 +1622,15 @@ function loadBlock4(b: usize): void {
 }
 
 /**
- * STATEX ← SHA-256 compression of STATEX (four lanes) with the schedule words in WX. The sixteen
+ * STATEX ← SHA-256 compression of STATEX (four lanes) with the schedule words in WX and the round
+ * constants at `k` (K256). Without `schedule`, for a padding-only block, WX is zero and `k` holds
+ * the block's W[t] + K[t] for all 64 rounds (PAD_WK below). The sixteen
  * schedule words are locals, although with the eight working variables they outnumber the
  * registers: rounds reading W[t] from WX in place, each new word computed into its slot as its
  * round frees it (the ring compress256 uses), measured 1.08-1.13x the time from 64 B to 1 KiB
  * (0.93-1.03x at 16 B), module against module (Zen 5, Node 20, 2026-12-05).
  */
-function compress256x4(): void {
+function compress256x4(k: usize, schedule: bool): void {
   let w0 = v128.load(WX, 0);
   let w1 = v128.load(WX, 16);
   let w2 = v128.load(WX, 32);
@@ -1656,71 +1658,71 @@ function compress256x4(): void {
   let x0 = v128.xor(b, c);
   let x1 = x0;
   for (let t: usize = 0; t < 64; t += 16) {
-    h = i32x4.add(S1x4(e), i32x4.add(i32x4.add(h, i32x4.add(w0, v128.load32_splat(K256 + ((t + 0) << 2)))), v128.bitselect(f, g, e)));
+    h = i32x4.add(S1x4(e), i32x4.add(i32x4.add(h, i32x4.add(w0, v128.load32_splat(k + ((t + 0) << 2)))), v128.bitselect(f, g, e)));
     d = i32x4.add(d, h);
     x0 = v128.xor(a, b);
     h = i32x4.add(h, i32x4.add(S0x4(a), v128.xor(b, v128.and(x0, x1))));
-    g = i32x4.add(S1x4(d), i32x4.add(i32x4.add(g, i32x4.add(w1, v128.load32_splat(K256 + ((t + 1) << 2)))), v128.bitselect(e, f, d)));
+    g = i32x4.add(S1x4(d), i32x4.add(i32x4.add(g, i32x4.add(w1, v128.load32_splat(k + ((t + 1) << 2)))), v128.bitselect(e, f, d)));
     c = i32x4.add(c, g);
     x1 = v128.xor(h, a);
     g = i32x4.add(g, i32x4.add(S0x4(h), v128.xor(a, v128.and(x1, x0))));
-    f = i32x4.add(S1x4(c), i32x4.add(i32x4.add(f, i32x4.add(w2, v128.load32_splat(K256 + ((t + 2) << 2)))), v128.bitselect(d, e, c)));
+    f = i32x4.add(S1x4(c), i32x4.add(i32x4.add(f, i32x4.add(w2, v128.load32_splat(k + ((t + 2) << 2)))), v128.bitselect(d, e, c)));
     b = i32x4.add(b, f);
     x0 = v128.xor(g, h);
     f = i32x4.add(f, i32x4.add(S0x4(g), v128.xor(h, v128.and(x0, x1))));
-    e = i32x4.add(S1x4(b), i32x4.add(i32x4.add(e, i32x4.add(w3, v128.load32_splat(K256 + ((t + 3) << 2)))), v128.bitselect(c, d, b)));
+    e = i32x4.add(S1x4(b), i32x4.add(i32x4.add(e, i32x4.add(w3, v128.load32_splat(k + ((t + 3) << 2)))), v128.bitselect(c, d, b)));
     a = i32x4.add(a, e);
     x1 = v128.xor(f, g);
     e = i32x4.add(e, i32x4.add(S0x4(f), v128.xor(g, v128.and(x1, x0))));
-    d = i32x4.add(S1x4(a), i32x4.add(i32x4.add(d, i32x4.add(w4, v128.load32_splat(K256 + ((t + 4) << 2)))), v128.bitselect(b, c, a)));
+    d = i32x4.add(S1x4(a), i32x4.add(i32x4.add(d, i32x4.add(w4, v128.load32_splat(k + ((t + 4) << 2)))), v128.bitselect(b, c, a)));
     h = i32x4.add(h, d);
     x0 = v128.xor(e, f);
     d = i32x4.add(d, i32x4.add(S0x4(e), v128.xor(f, v128.and(x0, x1))));
-    c = i32x4.add(S1x4(h), i32x4.add(i32x4.add(c, i32x4.add(w5, v128.load32_splat(K256 + ((t + 5) << 2)))), v128.bitselect(a, b, h)));
+    c = i32x4.add(S1x4(h), i32x4.add(i32x4.add(c, i32x4.add(w5, v128.load32_splat(k + ((t + 5) << 2)))), v128.bitselect(a, b, h)));
     g = i32x4.add(g, c);
     x1 = v128.xor(d, e);
     c = i32x4.add(c, i32x4.add(S0x4(d), v128.xor(e, v128.and(x1, x0))));
-    b = i32x4.add(S1x4(g), i32x4.add(i32x4.add(b, i32x4.add(w6, v128.load32_splat(K256 + ((t + 6) << 2)))), v128.bitselect(h, a, g)));
+    b = i32x4.add(S1x4(g), i32x4.add(i32x4.add(b, i32x4.add(w6, v128.load32_splat(k + ((t + 6) << 2)))), v128.bitselect(h, a, g)));
     f = i32x4.add(f, b);
     x0 = v128.xor(c, d);
     b = i32x4.add(b, i32x4.add(S0x4(c), v128.xor(d, v128.and(x0, x1))));
-    a = i32x4.add(S1x4(f), i32x4.add(i32x4.add(a, i32x4.add(w7, v128.load32_splat(K256 + ((t + 7) << 2)))), v128.bitselect(g, h, f)));
+    a = i32x4.add(S1x4(f), i32x4.add(i32x4.add(a, i32x4.add(w7, v128.load32_splat(k + ((t + 7) << 2)))), v128.bitselect(g, h, f)));
     e = i32x4.add(e, a);
     x1 = v128.xor(b, c);
     a = i32x4.add(a, i32x4.add(S0x4(b), v128.xor(c, v128.and(x1, x0))));
-    h = i32x4.add(S1x4(e), i32x4.add(i32x4.add(h, i32x4.add(w8, v128.load32_splat(K256 + ((t + 8) << 2)))), v128.bitselect(f, g, e)));
+    h = i32x4.add(S1x4(e), i32x4.add(i32x4.add(h, i32x4.add(w8, v128.load32_splat(k + ((t + 8) << 2)))), v128.bitselect(f, g, e)));
     d = i32x4.add(d, h);
     x0 = v128.xor(a, b);
     h = i32x4.add(h, i32x4.add(S0x4(a), v128.xor(b, v128.and(x0, x1))));
-    g = i32x4.add(S1x4(d), i32x4.add(i32x4.add(g, i32x4.add(w9, v128.load32_splat(K256 + ((t + 9) << 2)))), v128.bitselect(e, f, d)));
+    g = i32x4.add(S1x4(d), i32x4.add(i32x4.add(g, i32x4.add(w9, v128.load32_splat(k + ((t + 9) << 2)))), v128.bitselect(e, f, d)));
     c = i32x4.add(c, g);
     x1 = v128.xor(h, a);
     g = i32x4.add(g, i32x4.add(S0x4(h), v128.xor(a, v128.and(x1, x0))));
-    f = i32x4.add(S1x4(c), i32x4.add(i32x4.add(f, i32x4.add(w10, v128.load32_splat(K256 + ((t + 10) << 2)))), v128.bitselect(d, e, c)));
+    f = i32x4.add(S1x4(c), i32x4.add(i32x4.add(f, i32x4.add(w10, v128.load32_splat(k + ((t + 10) << 2)))), v128.bitselect(d, e, c)));
     b = i32x4.add(b, f);
     x0 = v128.xor(g, h);
     f = i32x4.add(f, i32x4.add(S0x4(g), v128.xor(h, v128.and(x0, x1))));
-    e = i32x4.add(S1x4(b), i32x4.add(i32x4.add(e, i32x4.add(w11, v128.load32_splat(K256 + ((t + 11) << 2)))), v128.bitselect(c, d, b)));
+    e = i32x4.add(S1x4(b), i32x4.add(i32x4.add(e, i32x4.add(w11, v128.load32_splat(k + ((t + 11) << 2)))), v128.bitselect(c, d, b)));
     a = i32x4.add(a, e);
     x1 = v128.xor(f, g);
     e = i32x4.add(e, i32x4.add(S0x4(f), v128.xor(g, v128.and(x1, x0))));
-    d = i32x4.add(S1x4(a), i32x4.add(i32x4.add(d, i32x4.add(w12, v128.load32_splat(K256 + ((t + 12) << 2)))), v128.bitselect(b, c, a)));
+    d = i32x4.add(S1x4(a), i32x4.add(i32x4.add(d, i32x4.add(w12, v128.load32_splat(k + ((t + 12) << 2)))), v128.bitselect(b, c, a)));
     h = i32x4.add(h, d);
     x0 = v128.xor(e, f);
     d = i32x4.add(d, i32x4.add(S0x4(e), v128.xor(f, v128.and(x0, x1))));
-    c = i32x4.add(S1x4(h), i32x4.add(i32x4.add(c, i32x4.add(w13, v128.load32_splat(K256 + ((t + 13) << 2)))), v128.bitselect(a, b, h)));
+    c = i32x4.add(S1x4(h), i32x4.add(i32x4.add(c, i32x4.add(w13, v128.load32_splat(k + ((t + 13) << 2)))), v128.bitselect(a, b, h)));
     g = i32x4.add(g, c);
     x1 = v128.xor(d, e);
     c = i32x4.add(c, i32x4.add(S0x4(d), v128.xor(e, v128.and(x1, x0))));
-    b = i32x4.add(S1x4(g), i32x4.add(i32x4.add(b, i32x4.add(w14, v128.load32_splat(K256 + ((t + 14) << 2)))), v128.bitselect(h, a, g)));
+    b = i32x4.add(S1x4(g), i32x4.add(i32x4.add(b, i32x4.add(w14, v128.load32_splat(k + ((t + 14) << 2)))), v128.bitselect(h, a, g)));
     f = i32x4.add(f, b);
     x0 = v128.xor(c, d);
     b = i32x4.add(b, i32x4.add(S0x4(c), v128.xor(d, v128.and(x0, x1))));
-    a = i32x4.add(S1x4(f), i32x4.add(i32x4.add(a, i32x4.add(w15, v128.load32_splat(K256 + ((t + 15) << 2)))), v128.bitselect(g, h, f)));
+    a = i32x4.add(S1x4(f), i32x4.add(i32x4.add(a, i32x4.add(w15, v128.load32_splat(k + ((t + 15) << 2)))), v128.bitselect(g, h, f)));
     e = i32x4.add(e, a);
     x1 = v128.xor(b, c);
     a = i32x4.add(a, i32x4.add(S0x4(b), v128.xor(c, v128.and(x1, x0))));
-    if (t < 48) {
+    if (schedule && t < 48) {
       w0 = i32x4.add(i32x4.add(w0, sigma1x4(w14)), i32x4.add(w9, sigma0x4(w1)));
       w1 = i32x4.add(i32x4.add(w1, sigma1x4(w15)), i32x4.add(w10, sigma0x4(w2)));
       w2 = i32x4.add(i32x4.add(w2, sigma1x4(w0)), i32x4.add(w11, sigma0x4(w3)));
@@ -1754,11 +1756,13 @@ function compress256x4(): void {
 // length, and so is its schedule. When the four lanes hold messages of one length that end in such
 // a block (every batch of 64, 128, 256 B, …), its W[t] + K[t] for the 64 rounds are computed once
 // per length, with scalar operations, into PAD_WK, and the lanes run that block's rounds without a
-// schedule: 0.82x the lanes' time at 64 B, 0.93x at 128 B, 0.95x at 256 B, 0.98x at 1 KiB, module
-// against module (Zen 5, Node 20, 2026-12-05). PAD_WK is kept between calls, outside the scratch
-// that is zeroed: it is a function of the public length alone. SHA-1's lanes are well within their
-// goal and keep one path; SHA-512's one-message kernel runs its schedule on the vector units beside
-// the scalar rounds, so a precomputed one saved it 7% of one block of three or more (not kept).
+// schedule (compress256x4 over PAD_WK, its words zero). The lanes' time, module against module
+// (Zen 5, Node 20, 2026-12-05): 0.85-0.95x at 64 B, 0.95-0.97x at 128 B, 0.96-0.98x at 256 B,
+// within 1% at 16 B and 1 KiB; a round function of its own for the block measured the same and
+// made the module 3.3 KB larger. PAD_WK is kept between calls, outside the scratch that is zeroed:
+// it is a function of the public length alone. SHA-1's lanes are well within their goal and keep
+// one path; SHA-512's one-message kernel runs its schedule on the vector units beside the scalar
+// rounds, so a precomputed one saved it 7% of one block of three or more (not kept).
 const PAD_WK: usize = memory.data(256, 16); // 64 × u32, in the static data (below STATE)
 /** The inner hash's bit length PAD_WK holds the padding block of (0: none yet). */
 let padBits: u64 = 0;
@@ -1800,94 +1804,6 @@ function padSchedule(len: usize): void {
   }
   for (let t: usize = 0; t < 64; t++) store<u32>(PAD_WK + (t << 2), load<u32>(PAD_WK + (t << 2)) + load<u32>(K256 + (t << 2)));
   padBits = bits;
-}
-
-/** STATEX ← SHA-256 compression of STATEX (four lanes) with the one block whose W + K is PAD_WK. */
-function compress256x4Padding(): void {
-  let a = v128.load(STATEX, 0);
-  let b = v128.load(STATEX, 16);
-  let c = v128.load(STATEX, 32);
-  let d = v128.load(STATEX, 48);
-  let e = v128.load(STATEX, 64);
-  let f = v128.load(STATEX, 80);
-  let g = v128.load(STATEX, 96);
-  let h = v128.load(STATEX, 112);
-  let x0 = v128.xor(b, c);
-  let x1 = x0;
-  for (let t: usize = 0; t < 64; t += 16) {
-    h = i32x4.add(S1x4(e), i32x4.add(i32x4.add(h, v128.load32_splat(PAD_WK + ((t + 0) << 2))), v128.bitselect(f, g, e)));
-    d = i32x4.add(d, h);
-    x0 = v128.xor(a, b);
-    h = i32x4.add(h, i32x4.add(S0x4(a), v128.xor(b, v128.and(x0, x1))));
-    g = i32x4.add(S1x4(d), i32x4.add(i32x4.add(g, v128.load32_splat(PAD_WK + ((t + 1) << 2))), v128.bitselect(e, f, d)));
-    c = i32x4.add(c, g);
-    x1 = v128.xor(h, a);
-    g = i32x4.add(g, i32x4.add(S0x4(h), v128.xor(a, v128.and(x1, x0))));
-    f = i32x4.add(S1x4(c), i32x4.add(i32x4.add(f, v128.load32_splat(PAD_WK + ((t + 2) << 2))), v128.bitselect(d, e, c)));
-    b = i32x4.add(b, f);
-    x0 = v128.xor(g, h);
-    f = i32x4.add(f, i32x4.add(S0x4(g), v128.xor(h, v128.and(x0, x1))));
-    e = i32x4.add(S1x4(b), i32x4.add(i32x4.add(e, v128.load32_splat(PAD_WK + ((t + 3) << 2))), v128.bitselect(c, d, b)));
-    a = i32x4.add(a, e);
-    x1 = v128.xor(f, g);
-    e = i32x4.add(e, i32x4.add(S0x4(f), v128.xor(g, v128.and(x1, x0))));
-    d = i32x4.add(S1x4(a), i32x4.add(i32x4.add(d, v128.load32_splat(PAD_WK + ((t + 4) << 2))), v128.bitselect(b, c, a)));
-    h = i32x4.add(h, d);
-    x0 = v128.xor(e, f);
-    d = i32x4.add(d, i32x4.add(S0x4(e), v128.xor(f, v128.and(x0, x1))));
-    c = i32x4.add(S1x4(h), i32x4.add(i32x4.add(c, v128.load32_splat(PAD_WK + ((t + 5) << 2))), v128.bitselect(a, b, h)));
-    g = i32x4.add(g, c);
-    x1 = v128.xor(d, e);
-    c = i32x4.add(c, i32x4.add(S0x4(d), v128.xor(e, v128.and(x1, x0))));
-    b = i32x4.add(S1x4(g), i32x4.add(i32x4.add(b, v128.load32_splat(PAD_WK + ((t + 6) << 2))), v128.bitselect(h, a, g)));
-    f = i32x4.add(f, b);
-    x0 = v128.xor(c, d);
-    b = i32x4.add(b, i32x4.add(S0x4(c), v128.xor(d, v128.and(x0, x1))));
-    a = i32x4.add(S1x4(f), i32x4.add(i32x4.add(a, v128.load32_splat(PAD_WK + ((t + 7) << 2))), v128.bitselect(g, h, f)));
-    e = i32x4.add(e, a);
-    x1 = v128.xor(b, c);
-    a = i32x4.add(a, i32x4.add(S0x4(b), v128.xor(c, v128.and(x1, x0))));
-    h = i32x4.add(S1x4(e), i32x4.add(i32x4.add(h, v128.load32_splat(PAD_WK + ((t + 8) << 2))), v128.bitselect(f, g, e)));
-    d = i32x4.add(d, h);
-    x0 = v128.xor(a, b);
-    h = i32x4.add(h, i32x4.add(S0x4(a), v128.xor(b, v128.and(x0, x1))));
-    g = i32x4.add(S1x4(d), i32x4.add(i32x4.add(g, v128.load32_splat(PAD_WK + ((t + 9) << 2))), v128.bitselect(e, f, d)));
-    c = i32x4.add(c, g);
-    x1 = v128.xor(h, a);
-    g = i32x4.add(g, i32x4.add(S0x4(h), v128.xor(a, v128.and(x1, x0))));
-    f = i32x4.add(S1x4(c), i32x4.add(i32x4.add(f, v128.load32_splat(PAD_WK + ((t + 10) << 2))), v128.bitselect(d, e, c)));
-    b = i32x4.add(b, f);
-    x0 = v128.xor(g, h);
-    f = i32x4.add(f, i32x4.add(S0x4(g), v128.xor(h, v128.and(x0, x1))));
-    e = i32x4.add(S1x4(b), i32x4.add(i32x4.add(e, v128.load32_splat(PAD_WK + ((t + 11) << 2))), v128.bitselect(c, d, b)));
-    a = i32x4.add(a, e);
-    x1 = v128.xor(f, g);
-    e = i32x4.add(e, i32x4.add(S0x4(f), v128.xor(g, v128.and(x1, x0))));
-    d = i32x4.add(S1x4(a), i32x4.add(i32x4.add(d, v128.load32_splat(PAD_WK + ((t + 12) << 2))), v128.bitselect(b, c, a)));
-    h = i32x4.add(h, d);
-    x0 = v128.xor(e, f);
-    d = i32x4.add(d, i32x4.add(S0x4(e), v128.xor(f, v128.and(x0, x1))));
-    c = i32x4.add(S1x4(h), i32x4.add(i32x4.add(c, v128.load32_splat(PAD_WK + ((t + 13) << 2))), v128.bitselect(a, b, h)));
-    g = i32x4.add(g, c);
-    x1 = v128.xor(d, e);
-    c = i32x4.add(c, i32x4.add(S0x4(d), v128.xor(e, v128.and(x1, x0))));
-    b = i32x4.add(S1x4(g), i32x4.add(i32x4.add(b, v128.load32_splat(PAD_WK + ((t + 14) << 2))), v128.bitselect(h, a, g)));
-    f = i32x4.add(f, b);
-    x0 = v128.xor(c, d);
-    b = i32x4.add(b, i32x4.add(S0x4(c), v128.xor(d, v128.and(x0, x1))));
-    a = i32x4.add(S1x4(f), i32x4.add(i32x4.add(a, v128.load32_splat(PAD_WK + ((t + 15) << 2))), v128.bitselect(g, h, f)));
-    e = i32x4.add(e, a);
-    x1 = v128.xor(b, c);
-    a = i32x4.add(a, i32x4.add(S0x4(b), v128.xor(c, v128.and(x1, x0))));
-  }
-  v128.store(STATEX, i32x4.add(v128.load(STATEX, 0), a), 0);
-  v128.store(STATEX, i32x4.add(v128.load(STATEX, 16), b), 16);
-  v128.store(STATEX, i32x4.add(v128.load(STATEX, 32), c), 32);
-  v128.store(STATEX, i32x4.add(v128.load(STATEX, 48), d), 48);
-  v128.store(STATEX, i32x4.add(v128.load(STATEX, 64), e), 64);
-  v128.store(STATEX, i32x4.add(v128.load(STATEX, 80), f), 80);
-  v128.store(STATEX, i32x4.add(v128.load(STATEX, 96), g), 96);
-  v128.store(STATEX, i32x4.add(v128.load(STATEX, 112), h), 112);
 }
 
 /** STATEX ← SHA-1 compression of STATEX (four lanes, five words) with the words in WX. */
@@ -2211,11 +2127,13 @@ function hmacX4(kind: i32, slot: usize, blocks: usize, digestLen: usize): void {
   for (let b: usize = 0; b < scheduled; b++) {
     loadBlock4(b);
     if (kind == 1) compressigma1x4();
-    else compress256x4();
+    else compress256x4(K256, true);
   }
   if (shared >= 0) {
+    // The block's words are all in PAD_WK (with K): the lanes' schedule words are zero.
+    for (let i: usize = 0; i < 256; i += 16) v128.store(WX + i, i64x2.splat(0));
     padSchedule(<usize>shared);
-    compress256x4Padding();
+    compress256x4(PAD_WK, false);
   }
   // The outer block: the inner digest's words, 0x80, zeros, the bit length (5.1.1).
   const d = digestLen >> 2;
@@ -2224,7 +2142,7 @@ function hmacX4(kind: i32, slot: usize, blocks: usize, digestLen: usize): void {
   v128.store(WX + 240, i32x4.splat(<i32>((64 + <i32>digestLen) << 3)));
   for (let j: usize = 0; j < words; j++) v128.store(STATEX + (j << 4), i32x4.splat(load<u32>(slot + 32 + (j << 2))));
   if (kind == 1) compressigma1x4();
-  else compress256x4();
+  else compress256x4(K256, true);
   // Lane k's digest, big-endian words, to OUT + 32k: the transpose back.
   transpose4(v128.load(STATEX), v128.load(STATEX, 16), v128.load(STATEX, 32), v128.load(STATEX, 48), BLOCK);
   for (let k: usize = 0; k < 4; k++) v128.store(OUT + (k << 5), v128.load(BLOCK + (k << 4)));
