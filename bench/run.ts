@@ -112,10 +112,55 @@ async function child(job: string): Promise<void> {
   process.stdout.write(JSON.stringify(result));
 }
 
+// --- which CPU a child runs on -----------------------------------------------------------------
+//
+// On a shared host a vCPU whose physical core is busy with someone else's work runs everything
+// slower, and not by one factor for every kind of code. On the 2-core AMD EPYC VM these figures come
+// from, one vCPU at a time ran 1.7-2.0x slower than the other, which one changing every few minutes
+// (`taskset -c 0` against `-c 1`, 2026-12-05); in a child that ran there, keyed's WebAssembly
+// slowed more than libsodium's (the Poly1305 MAC at 1 KiB 0.82 of libsodium, 0.80 in the runs
+// before and after). So each child is pinned (Linux, taskset) to the CPU a short arithmetic loop
+// runs fastest on just before it starts: every contender of a case runs on that CPU, and a child
+// never migrates between samples. KEYED_BENCH_PIN=0 turns it off.
+
+/** An xorshift loop of ~30 ms that prints its own time in ms. */
+const CPU_PROBE =
+  "let x=1;const t=process.hrtime.bigint();for(let i=0;i<3e7;i++){x^=x<<13;x^=x>>>17;x^=x<<5}" +
+  "process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6+(x&0)))";
+
+const PIN_CPUS =
+  process.env.KEYED_BENCH_PIN !== "0" &&
+  platform() === "linux" &&
+  cpus().length > 1 &&
+  spawnSync("taskset", ["-V"]).status === 0;
+
+/** The CPU the probe runs fastest on now, or undefined (pinning off, or no probe ran). */
+function fastestCpu(): number | undefined {
+  if (!PIN_CPUS) return undefined;
+  let best: number | undefined;
+  let bestMs = Number.POSITIVE_INFINITY;
+  for (let cpu = 0; cpu < cpus().length; cpu++) {
+    const r = spawnSync("taskset", ["-c", String(cpu), process.execPath, "-e", CPU_PROBE], {
+      encoding: "utf8",
+    });
+    const ms = Number(r.stdout);
+    if (r.status === 0 && Number.isFinite(ms) && ms < bestMs) {
+      best = cpu;
+      bestMs = ms;
+    }
+  }
+  return best;
+}
+
 function spawnChild<T>(job: string): T {
   const argv = [...process.execArgv, SCRIPT, `--child=${job}`];
   if (args.quick) argv.push("--quick");
-  const r = spawnSync(process.execPath, argv, {
+  const cpu = fastestCpu();
+  const [command, commandArgs] =
+    cpu === undefined
+      ? [process.execPath, argv]
+      : ["taskset", ["-c", String(cpu), process.execPath, ...argv]];
+  const r = spawnSync(command, commandArgs, {
     stdio: ["ignore", "pipe", "inherit"],
     encoding: "utf8",
     maxBuffer: 1 << 24,
@@ -251,6 +296,8 @@ function machine() {
     loadAtStart: Number(loadavg()[0].toFixed(2)),
     // KEYED_BACKEND (inherited by the children) decides whether keyed may use node:crypto.
     backend: FORCED_BACKEND ?? "auto",
+    // Each child on the CPU a probe ran fastest on just before it (see fastestCpu).
+    pinned: PIN_CPUS,
   };
 }
 
@@ -259,7 +306,8 @@ type Machine = ReturnType<typeof machine>;
 function machineLine(m: Machine): string {
   const when = m.date.slice(0, 10);
   const backend = m.backend === "auto" ? "" : `, KEYED_BACKEND=${m.backend}`;
-  return `${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.os}${backend}; ${when}, load ${m.loadAtStart} at start`;
+  const pinned = m.pinned ? "; each algorithm's process pinned to the faster CPU at its start" : "";
+  return `${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.os}${backend}; ${when}, load ${m.loadAtStart} at start${pinned}`;
 }
 
 function section(
@@ -304,6 +352,9 @@ last column (or columns) is a keyed row, keyed's prepared key unless the header 
 over the fastest peer: under 1 means keyed is faster. Each section's notes say what its rows call.
 Each batch of calls starts after a young-generation collection (untimed) and ends with one (timed),
 so every contender pays for the garbage it makes and for no one else's (bench/harness.ts).
+On Linux each algorithm's process is pinned (taskset) to the CPU a short probe loop runs fastest on
+just before it starts (\`KEYED_BENCH_PIN=0\` turns that off): on a shared host one vCPU can run
+much slower than another for minutes at a time, and not equally slower for every contender.
 
 keyed's engine hands long inputs of some families to node:crypto (src/engine/select.ts), and the
 sections say from which size. \`KEYED_BACKEND=js npm run bench -- --quick\` prints keyed's own
