@@ -95,6 +95,7 @@ const allSuites = (): Promise<Suite[]> => Promise.all(Object.keys(SUITE_MODULES)
 // --- child: measure one algorithm, print JSON on stdout ---------------------------------------
 
 async function child(job: string): Promise<void> {
+  pinMainThread();
   const [suiteName, part] = job.split(":");
   const suite = await loadSuite(suiteName);
   let result: CaseResult[] | AllocationResult[];
@@ -112,18 +113,20 @@ async function child(job: string): Promise<void> {
   process.stdout.write(JSON.stringify(result));
 }
 
-// --- which CPU a child runs on -----------------------------------------------------------------
+// --- which CPU a child's main thread runs on ----------------------------------------------------
 //
 // On a shared host a vCPU whose physical core is busy with someone else's work runs everything
 // slower, and not by one factor for every kind of code. On the 2-core AMD EPYC VM these figures come
 // from, one vCPU at a time ran 1.7-2.0x slower than the other, which one changing every few minutes
 // (`taskset -c 0` against `-c 1`, 2026-12-05); in a child that ran there, keyed's WebAssembly
 // slowed more than libsodium's (the Poly1305 MAC at 1 KiB 0.82 of libsodium, 0.80 in the runs
-// before and after). So each child is pinned (Linux, taskset) to the CPU a short arithmetic loop
-// runs fastest on just before it starts: every contender of a case runs on that CPU, and a child
-// never migrates between samples. KEYED_BENCH_PIN=0 turns it off.
+// before and after). So each child's main thread, which runs every contender, is pinned (Linux,
+// taskset) to the CPU a short arithmetic loop runs fastest on just before the child starts, and
+// never migrates between samples. Only the main thread: pinning the whole process (run 17) also
+// put V8's compiler and collector threads on that one CPU, and slowed the JavaScript contenders
+// against node:crypto's native ones. KEYED_BENCH_PIN=0 turns it off.
 
-/** An xorshift loop of ~30 ms that prints its own time in ms. */
+/** An xorshift loop of ~80 ms that prints its own time in ms. */
 const CPU_PROBE =
   "let x=1;const t=process.hrtime.bigint();for(let i=0;i<3e7;i++){x^=x<<13;x^=x>>>17;x^=x<<5}" +
   "process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6+(x&0)))";
@@ -152,15 +155,21 @@ function fastestCpu(): number | undefined {
   return best;
 }
 
+/**
+ * In a child: pins this process's main thread (its thread id is the process id) to the CPU the
+ * parent chose; the threads V8 and libuv started already keep every CPU.
+ */
+function pinMainThread(): void {
+  const cpu = process.env.KEYED_BENCH_CPU;
+  if (cpu !== undefined) spawnSync("taskset", ["-p", "-c", cpu, String(process.pid)]);
+}
+
 function spawnChild<T>(job: string): T {
   const argv = [...process.execArgv, SCRIPT, `--child=${job}`];
   if (args.quick) argv.push("--quick");
   const cpu = fastestCpu();
-  const [command, commandArgs] =
-    cpu === undefined
-      ? [process.execPath, argv]
-      : ["taskset", ["-c", String(cpu), process.execPath, ...argv]];
-  const r = spawnSync(command, commandArgs, {
+  const r = spawnSync(process.execPath, argv, {
+    env: cpu === undefined ? process.env : { ...process.env, KEYED_BENCH_CPU: String(cpu) },
     stdio: ["ignore", "pipe", "inherit"],
     encoding: "utf8",
     maxBuffer: 1 << 24,
@@ -296,7 +305,7 @@ function machine() {
     loadAtStart: Number(loadavg()[0].toFixed(2)),
     // KEYED_BACKEND (inherited by the children) decides whether keyed may use node:crypto.
     backend: FORCED_BACKEND ?? "auto",
-    // Each child on the CPU a probe ran fastest on just before it (see fastestCpu).
+    // Each child's main thread on the CPU a probe ran fastest on just before it (see fastestCpu).
     pinned: PIN_CPUS,
   };
 }
@@ -306,7 +315,9 @@ type Machine = ReturnType<typeof machine>;
 function machineLine(m: Machine): string {
   const when = m.date.slice(0, 10);
   const backend = m.backend === "auto" ? "" : `, KEYED_BACKEND=${m.backend}`;
-  const pinned = m.pinned ? "; each algorithm's process pinned to the faster CPU at its start" : "";
+  const pinned = m.pinned
+    ? "; each algorithm's main thread pinned to the faster CPU at its start"
+    : "";
   return `${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.os}${backend}; ${when}, load ${m.loadAtStart} at start${pinned}`;
 }
 
@@ -352,9 +363,10 @@ last column (or columns) is a keyed row, keyed's prepared key unless the header 
 over the fastest peer: under 1 means keyed is faster. Each section's notes say what its rows call.
 Each batch of calls starts after a young-generation collection (untimed) and ends with one (timed),
 so every contender pays for the garbage it makes and for no one else's (bench/harness.ts).
-On Linux each algorithm's process is pinned (taskset) to the CPU a short probe loop runs fastest on
-just before it starts (\`KEYED_BENCH_PIN=0\` turns that off): on a shared host one vCPU can run
-much slower than another for minutes at a time, and not equally slower for every contender.
+On Linux each algorithm's main thread is pinned (taskset) to the CPU a short probe loop runs
+fastest on just before its process starts (\`KEYED_BENCH_PIN=0\` turns that off): on a shared host
+one vCPU can run much slower than another for minutes at a time, and not equally slower for every
+contender.
 
 keyed's engine hands long inputs of some families to node:crypto (src/engine/select.ts), and the
 sections say from which size. \`KEYED_BACKEND=js npm run bench -- --quick\` prints keyed's own
