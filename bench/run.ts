@@ -131,18 +131,43 @@ const CPU_PROBE =
   "let x=1;const t=process.hrtime.bigint();for(let i=0;i<3e7;i++){x^=x<<13;x^=x>>>17;x^=x<<5}" +
   "process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6+(x&0)))";
 
-const PIN_CPUS =
-  process.env.KEYED_BENCH_PIN !== "0" &&
-  platform() === "linux" &&
-  cpus().length > 1 &&
-  spawnSync("taskset", ["-V"]).status === 0;
+/**
+ * The CPUs this process may run on (Linux: Cpus_allowed_list, e.g. "0-3,6"), so a bench started
+ * under `taskset` keeps to its set; empty where it cannot be read.
+ */
+function allowedCpus(): number[] {
+  if (platform() !== "linux") return [];
+  try {
+    const status = readFileSync("/proc/self/status", "utf8");
+    const list = /^Cpus_allowed_list:\s*(\S+)/m.exec(status)?.[1] ?? "";
+    return list.split(",").flatMap((range) => {
+      const [from, to = from] = range.split("-").map(Number);
+      return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    });
+  } catch {
+    return [];
+  }
+}
+
+/** Probing costs ~0.2 s a CPU before every child: past this many CPUs, no pinning. */
+const MAX_PROBED_CPUS = 8;
+
+/** The CPUs to probe before each child: none when pinning is off or cannot help. */
+const PIN_CANDIDATES: number[] = (() => {
+  if (process.env.KEYED_BENCH_PIN === "0" || args.child !== undefined) return [];
+  const allowed = allowedCpus();
+  if (allowed.length < 2 || allowed.length > MAX_PROBED_CPUS) return [];
+  return spawnSync("taskset", ["-V"]).status === 0 ? allowed : [];
+})();
+
+/** Children pinned so far in this run (the machine line says so only when some were). */
+let pinnedChildren = 0;
 
 /** The CPU the probe runs fastest on now, or undefined (pinning off, or no probe ran). */
 function fastestCpu(): number | undefined {
-  if (!PIN_CPUS) return undefined;
   let best: number | undefined;
   let bestMs = Number.POSITIVE_INFINITY;
-  for (let cpu = 0; cpu < cpus().length; cpu++) {
+  for (const cpu of PIN_CANDIDATES) {
     const r = spawnSync("taskset", ["-c", String(cpu), process.execPath, "-e", CPU_PROBE], {
       encoding: "utf8",
     });
@@ -168,8 +193,15 @@ function spawnChild<T>(job: string): T {
   const argv = [...process.execArgv, SCRIPT, `--child=${job}`];
   if (args.quick) argv.push("--quick");
   const cpu = fastestCpu();
+  // Only this run's choice pins a child: a KEYED_BENCH_CPU from the caller's environment does not.
+  const env = { ...process.env };
+  delete env.KEYED_BENCH_CPU;
+  if (cpu !== undefined) {
+    env.KEYED_BENCH_CPU = String(cpu);
+    pinnedChildren++;
+  }
   const r = spawnSync(process.execPath, argv, {
-    env: cpu === undefined ? process.env : { ...process.env, KEYED_BENCH_CPU: String(cpu) },
+    env,
     stdio: ["ignore", "pipe", "inherit"],
     encoding: "utf8",
     maxBuffer: 1 << 24,
@@ -305,8 +337,9 @@ function machine() {
     loadAtStart: Number(loadavg()[0].toFixed(2)),
     // KEYED_BACKEND (inherited by the children) decides whether keyed may use node:crypto.
     backend: FORCED_BACKEND ?? "auto",
-    // Each child's main thread on the CPU a probe ran fastest on just before it (see fastestCpu).
-    pinned: PIN_CPUS,
+    // Each child's main thread on the CPU a probe ran fastest on just before it (see fastestCpu);
+    // set once the suite's children ran.
+    pinned: false,
   };
 }
 
@@ -488,10 +521,13 @@ async function main(): Promise<void> {
     : allSuites());
   for (const suite of selected) {
     const m = machine();
+    const pinnedBefore = pinnedChildren;
     const cases = suite.algorithms.flatMap((a) => spawnChild<CaseResult[]>(`${suite.name}:${a}`));
     const alloc = suite.allocation
       ? spawnChild<AllocationResult[]>(`${suite.name}:allocation`)
       : [];
+    const children = suite.algorithms.length + (suite.allocation ? 1 : 0);
+    m.pinned = pinnedChildren - pinnedBefore === children;
     const body = section(suite, m, cases, alloc);
     process.stdout.write(`\n## ${suite.name}${args.quick ? " (quick)" : ""}\n\n${body}\n`);
     if (args.quick) continue;

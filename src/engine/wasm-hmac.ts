@@ -47,6 +47,8 @@ export interface HmacExports extends KernelExports {
   hmac_sha1(slot: number, length: number): void;
   hmac_sha256(slot: number, length: number, digestLength: number): void;
   hmac_sha512(slot: number, length: number, digestLength: number): void;
+  /** The SHA-256 lanes' kept W + K of a padding-only last block (64 u32; public), for the tests. */
+  PAD_WK: WebAssembly.Global;
 }
 
 /** Bytes per HMAC key slot: the inner and outer chaining values of SHA-512 (2 × 64). */

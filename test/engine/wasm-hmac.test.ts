@@ -158,6 +158,54 @@ const noWasm =
     ? "no WebAssembly HMAC in this run (KEYED_BACKEND=js or native)"
     : false;
 
+/** W[t] + K[t] (FIPS 180-4 6.2.2) of the padding-only block closing a `length`-byte message after the key block. */
+function paddingBlockSchedule(length: number): number[] {
+  const K = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+  ];
+  const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
+  const bits = (64 + length) * 8;
+  const w = new Array<number>(64).fill(0);
+  if (length % 64 === 0) w[0] = 0x80000000;
+  w[14] = Math.floor(bits / 2 ** 32);
+  w[15] = bits >>> 0;
+  for (let t = 16; t < 64; t++) {
+    const s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >>> 3);
+    const s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >>> 10);
+    w[t] = (w[t - 16] + s0 + w[t - 7] + s1) | 0;
+  }
+  return w.map((x, t) => (x + K[t]) | 0);
+}
+
+describe("wasm HMAC: the lanes' shared padding block", { skip: noWasm }, () => {
+  it("takes the path for four lanes of one length ending in padding alone, and only then", () => {
+    const wasm = wasmHmac();
+    assert.ok(wasm);
+    const kept = () => {
+      const at = wasm.exports.PAD_WK.value as number;
+      return Array.from(wasm.words().subarray(at >> 2, (at >> 2) + 64));
+    };
+    const m = mac("hmac-sha256", bytes(32));
+    for (const length of [64, 120, 0, 56, 128, 63, 248]) {
+      m.tagMany(Array.from({ length: 4 }, () => bytes(length)));
+      assert.deepEqual(kept(), paddingBlockSchedule(length), `4 × ${length} B`);
+    }
+    // Neither a last block with message bytes in it, nor lanes of different lengths, nor SHA-1
+    // changes the kept schedule (still 248 B's).
+    m.tagMany(Array.from({ length: 4 }, () => bytes(100)));
+    m.tagMany([bytes(56), bytes(64), bytes(64), bytes(64)]);
+    mac("hmac-sha1", bytes(32)).tagMany(Array.from({ length: 4 }, () => bytes(64)));
+    assert.deepEqual(kept(), paddingBlockSchedule(248));
+  });
+});
+
 describe("wasm HMAC memory after batches", { skip: noWasm }, () => {
   it("holds no key, prepared state, message or tag after tagMany, verifyMany and destroy()", () => {
     const wasm = wasmHmac();

@@ -34,7 +34,8 @@
 // a batch's messages, the JavaScript side zeroes as it takes them.
 
 // Memory map (bytes), above the static data: the SHA-2 round-constant tables (under 1 KiB; SHA-1's
-// constants are immediates in its unrolled rounds). Key slots start at SLOTS and are managed by
+// constants are immediates in its unrolled rounds) and PAD_WK, the lanes' padding-block schedule
+// (public, kept between calls). Key slots start at SLOTS and are managed by
 // the JavaScript side: inner chaining value at +0, outer at +32 (SHA-1, SHA-256) or +64 (SHA-512).
 // Between OUT and MSG: WK (4480, the SHA-2 W + K ring), and for the batch path STATEX (4608), WX
 // (4736), DESC (4992) and QUEUE (5120-7168), defined with it.
@@ -1756,7 +1757,8 @@ function compress256x4(k: usize, schedule: bool): void {
 // A padding-only last block (FIPS 180-4 5.1.1: the 0x80 byte and the 64-bit length did not fit
 // the message's last block, so a block of padding follows it) is the same for every message of one
 // length, and so is its schedule. When the four lanes hold messages of one length that end in such
-// a block (every batch of 64, 128, 256 B, …), its W[t] + K[t] for the 64 rounds are computed once
+// a block (64, 128, 256 B, …: groups of two to four; a lone message goes through hmac_queue), its
+// W[t] + K[t] for the 64 rounds are computed once
 // per length, with scalar operations, into PAD_WK, and the lanes run that block's rounds without a
 // schedule (compress256x4 over PAD_WK, its words zero). The lanes' time, module against module
 // (Zen 5, Node 20, 2026-12-05): 0.85-0.95x at 64 B, 0.95-0.97x at 128 B, 0.96-0.98x at 256 B,
@@ -1765,7 +1767,7 @@ function compress256x4(k: usize, schedule: bool): void {
 // it is a function of the public length alone. SHA-1's lanes are well within their goal and keep
 // one path; SHA-512's one-message kernel runs its schedule on the vector units beside the scalar
 // rounds, so a precomputed one saved it 7% of one block of three or more (not kept).
-const PAD_WK: usize = memory.data(256, 16); // 64 × u32, in the static data (below STATE)
+export const PAD_WK: usize = memory.data(256, 16); // 64 × u32, in the static data (below STATE)
 /** The inner hash's bit length PAD_WK holds the padding block of (0: none yet). */
 let padBits: u64 = 0;
 
