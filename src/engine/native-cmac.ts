@@ -10,7 +10,13 @@ import type { Bytes } from "../core/bytes.js";
 import type { MacKernelState } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { hybridState, type NativeSink } from "./hybrid.js";
-import { LazyNativeKey, type NativeCipher, type NativeCrypto, nativeCrypto } from "./native.js";
+import {
+  LazyNativeKey,
+  type NativeCipher,
+  type NativeCrypto,
+  nativeCrypto,
+  nativeHasCipher,
+} from "./native.js";
 import { cmacFamily, type NativeFamily, useNative } from "./select.js";
 
 const ZERO_IV = new Uint8Array(16);
@@ -57,7 +63,7 @@ export class NativeCmac {
   /** The native backend for this AES key, or undefined where node:crypto is absent. */
   static for(key: Bytes, source: CmacSubkeySource): NativeCmac | undefined {
     const native = new NativeCmac(key, source);
-    return native.nativeKey.available && supportsCipher(native.cipherName, key.length)
+    return native.nativeKey.available && nativeHasCipher(native.cipherName, key.length)
       ? native
       : undefined;
   }
@@ -199,22 +205,6 @@ export class NativeCmac {
     this.chained = undefined;
     this.chain.fill(0);
   }
-}
-
-/** Whether this runtime's node:crypto has the cipher (Deno's lacks some AES-CBC key sizes). */
-const CIPHER_SUPPORT = new Map<string, boolean>();
-function supportsCipher(name: string, keyLength: number): boolean {
-  let supported = CIPHER_SUPPORT.get(name);
-  if (supported === undefined) {
-    try {
-      (nativeCrypto as NativeCrypto).createCipheriv(name, new Uint8Array(keyLength), ZERO_IV);
-      supported = true;
-    } catch {
-      supported = false;
-    }
-    CIPHER_SUPPORT.set(name, supported);
-  }
-  return supported;
 }
 
 /** The tag, the last 16 bytes of `final`, to out[0 .. 16), zeroed in `final`. */

@@ -84,7 +84,22 @@ export function uninitializedBytes(length: number): Uint8Array {
   return new Uint8Array(own.buffer, own.byteOffset, length);
 }
 
-const hashSupport = new Map<string, boolean>();
+/** What this runtime's node:crypto was found to have, by probe, once per name. */
+const support = new Map<string, boolean>();
+
+/** Whether `probe` runs on this node:crypto without throwing, asked once per `what`. */
+function probedOnce(what: string, probe: (crypto: NativeCrypto) => unknown): boolean {
+  let supported = support.get(what);
+  if (supported === undefined) {
+    try {
+      supported = nativeCrypto !== undefined && probe(nativeCrypto) !== undefined;
+    } catch {
+      supported = false;
+    }
+    support.set(what, supported);
+  }
+  return supported;
+}
 
 /**
  * Whether node:crypto here computes HMAC over `hash` (an OpenSSL name), probed once per name: not
@@ -92,16 +107,19 @@ const hashSupport = new Map<string, boolean>();
  * method not supported"), and where one is missing keyed's own kernels serve.
  */
 export function nativeHasHash(hash: string): boolean {
-  let supported = hashSupport.get(hash);
-  if (supported === undefined) {
-    try {
-      supported = nativeCrypto?.createHmac(hash, new Uint8Array(1)).digest() !== undefined;
-    } catch {
-      supported = false;
-    }
-    hashSupport.set(hash, supported);
-  }
-  return supported;
+  return probedOnce(`hmac ${hash}`, (crypto) =>
+    crypto.createHmac(hash, new Uint8Array(1)).digest(),
+  );
+}
+
+/**
+ * Whether node:crypto here has the cipher `name` for keys of `keyLength` bytes (16-byte IV),
+ * probed once per name: Deno's lacks some AES-CBC key sizes ("Unknown cipher").
+ */
+export function nativeHasCipher(name: string, keyLength: number): boolean {
+  return probedOnce(`cipher ${name}`, (crypto) =>
+    crypto.createCipheriv(name, new Uint8Array(keyLength), new Uint8Array(16)),
+  );
 }
 
 /**
