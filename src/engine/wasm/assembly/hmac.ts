@@ -2077,6 +2077,11 @@ function padLanes(blocks: usize): void {
   }
 }
 
+/** Zeroes WX, the lanes' sixteen schedule words. */
+@inline function zeroWX(): void {
+  for (let i: usize = 0; i < 256; i += 16) v128.store(WX + i, i64x2.splat(0));
+}
+
 /**
  * Zeroes STATEX, WX and the lanes' messages with their padding (whole blocks from each lane's
  * offset, which the JavaScript side aligns to 16 bytes): nothing of a key or a message stays.
@@ -2088,7 +2093,7 @@ function clearLanes(blocks: usize): void {
     for (let i = p; i < end; i += 16) v128.store(i, i64x2.splat(0));
   }
   for (let i: usize = 0; i < 128; i += 16) v128.store(STATEX + i, i64x2.splat(0));
-  for (let i: usize = 0; i < 256; i += 16) v128.store(WX + i, i64x2.splat(0));
+  zeroWX();
   // The descriptors are public (offsets and lengths) but are cleared too: scratch is zero at rest.
   v128.store(DESC, i64x2.splat(0));
   v128.store(DESC, i64x2.splat(0), 16);
@@ -2135,7 +2140,7 @@ function hmacX4(kind: i32, slot: usize, blocks: usize, digestLen: usize): void {
   }
   if (shared >= 0) {
     // The block's words are all in PAD_WK (with K): the lanes' schedule words are zero.
-    for (let i: usize = 0; i < 256; i += 16) v128.store(WX + i, i64x2.splat(0));
+    zeroWX();
     padSchedule(<usize>shared);
     compress256x4(PAD_WK, false);
   }
