@@ -152,22 +152,26 @@ function allowedCpus(): number[] {
 /** Probing costs ~0.2 s a CPU before every child: past this many CPUs, no pinning. */
 const MAX_PROBED_CPUS = 8;
 
-/** The CPUs to probe before each child: none when pinning is off or cannot help. */
-const PIN_CANDIDATES: number[] = (() => {
-  if (process.env.KEYED_BENCH_PIN === "0" || args.child !== undefined) return [];
-  const allowed = allowedCpus();
-  if (allowed.length < 2 || allowed.length > MAX_PROBED_CPUS) return [];
-  return spawnSync("taskset", ["-V"]).status === 0 ? allowed : [];
-})();
-
-/** Children pinned so far in this run (the machine line says so only when some were). */
-let pinnedChildren = 0;
+/** The CPUs to probe before each child (none when pinning is off or cannot help), on first need. */
+let pinCandidates: number[] | undefined;
+function cpusToProbe(): number[] {
+  if (pinCandidates === undefined) {
+    const allowed = process.env.KEYED_BENCH_PIN === "0" ? [] : allowedCpus();
+    pinCandidates =
+      allowed.length >= 2 &&
+      allowed.length <= MAX_PROBED_CPUS &&
+      spawnSync("taskset", ["-V"]).status === 0
+        ? allowed
+        : [];
+  }
+  return pinCandidates;
+}
 
 /** The CPU the probe runs fastest on now, or undefined (pinning off, or no probe ran). */
 function fastestCpu(): number | undefined {
   let best: number | undefined;
   let bestMs = Number.POSITIVE_INFINITY;
-  for (const cpu of PIN_CANDIDATES) {
+  for (const cpu of cpusToProbe()) {
     const r = spawnSync("taskset", ["-c", String(cpu), process.execPath, "-e", CPU_PROBE], {
       encoding: "utf8",
     });
@@ -189,17 +193,20 @@ function pinMainThread(): void {
   if (cpu !== undefined) spawnSync("taskset", ["-p", "-c", cpu, String(process.pid)]);
 }
 
-function spawnChild<T>(job: string): T {
+/** A child's output, and whether its main thread was pinned. */
+interface ChildRun<T> {
+  result: T;
+  pinned: boolean;
+}
+
+function spawnChild<T>(job: string): ChildRun<T> {
   const argv = [...process.execArgv, SCRIPT, `--child=${job}`];
   if (args.quick) argv.push("--quick");
   const cpu = fastestCpu();
   // Only this run's choice pins a child: a KEYED_BENCH_CPU from the caller's environment does not.
   const env = { ...process.env };
   delete env.KEYED_BENCH_CPU;
-  if (cpu !== undefined) {
-    env.KEYED_BENCH_CPU = String(cpu);
-    pinnedChildren++;
-  }
+  if (cpu !== undefined) env.KEYED_BENCH_CPU = String(cpu);
   const r = spawnSync(process.execPath, argv, {
     env,
     stdio: ["ignore", "pipe", "inherit"],
@@ -207,7 +214,7 @@ function spawnChild<T>(job: string): T {
     maxBuffer: 1 << 24,
   });
   if (r.status !== 0) throw new Error(`bench child ${job} failed (exit ${r.status ?? r.signal})`);
-  return JSON.parse(r.stdout) as T;
+  return { result: JSON.parse(r.stdout) as T, pinned: cpu !== undefined };
 }
 
 // --- formatting --------------------------------------------------------------------------------
@@ -337,13 +344,14 @@ function machine() {
     loadAtStart: Number(loadavg()[0].toFixed(2)),
     // KEYED_BACKEND (inherited by the children) decides whether keyed may use node:crypto.
     backend: FORCED_BACKEND ?? "auto",
-    // Each child's main thread on the CPU a probe ran fastest on just before it (see fastestCpu);
-    // set once the suite's children ran.
-    pinned: false,
   };
 }
 
-type Machine = ReturnType<typeof machine>;
+/**
+ * The machine line's facts; `pinned`: every child of the suite had its main thread on the CPU a
+ * probe ran fastest on just before it (see fastestCpu). Absent in results from before it existed.
+ */
+type Machine = ReturnType<typeof machine> & { pinned?: boolean };
 
 function machineLine(m: Machine): string {
   const when = m.date.slice(0, 10);
@@ -520,14 +528,15 @@ async function main(): Promise<void> {
     ? Promise.all(args.only.split(",").map(loadSuite))
     : allSuites());
   for (const suite of selected) {
-    const m = machine();
-    const pinnedBefore = pinnedChildren;
-    const cases = suite.algorithms.flatMap((a) => spawnChild<CaseResult[]>(`${suite.name}:${a}`));
-    const alloc = suite.allocation
+    const atStart = machine();
+    const runs = suite.algorithms.map((a) => spawnChild<CaseResult[]>(`${suite.name}:${a}`));
+    const allocation = suite.allocation
       ? spawnChild<AllocationResult[]>(`${suite.name}:allocation`)
-      : [];
-    const children = suite.algorithms.length + (suite.allocation ? 1 : 0);
-    m.pinned = pinnedChildren - pinnedBefore === children;
+      : undefined;
+    const cases = runs.flatMap((run) => run.result);
+    const alloc = allocation?.result ?? [];
+    const pinned = [...runs, ...(allocation ? [allocation] : [])].every((run) => run.pinned);
+    const m: Machine = { ...atStart, pinned };
     const body = section(suite, m, cases, alloc);
     process.stdout.write(`\n## ${suite.name}${args.quick ? " (quick)" : ""}\n\n${body}\n`);
     if (args.quick) continue;
