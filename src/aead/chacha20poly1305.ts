@@ -5,7 +5,7 @@
  */
 
 import { ChaCha20, xchachaKey } from "../cipher/chacha20.js";
-import { assertBytes, type Bytes } from "../core/bytes.js";
+import { assertBytes, type Bytes, copyBytes, EMPTY_BYTES } from "../core/bytes.js";
 import { equalPrefix } from "../core/equal.js";
 import { KeyedError } from "../core/errors.js";
 import { nativeFamily } from "../engine/native-families.js";
@@ -107,19 +107,20 @@ function checkAeadArgs(
   }
 }
 
+/** The AEAD's own copy of the associated data; none shares one empty array (it never leaves keyed). */
+function ownAad(aad: Bytes | undefined): Bytes {
+  return aad === undefined || aad.length === 0 ? EMPTY_BYTES : copyBytes(aad);
+}
+
 /** AEAD_CHACHA20_POLY1305 (RFC 8439 2.8) under `key` (32 bytes) and `nonce` (12 bytes). */
 export function chacha20poly1305(key: Bytes, nonce: Bytes, aad?: Bytes): Aead {
   checkAeadArgs(key, nonce, aad, 12, "ChaCha20-Poly1305");
-  return makeAead(
-    new Uint8Array(key),
-    new Uint8Array(nonce),
-    aad === undefined ? new Uint8Array(0) : new Uint8Array(aad),
-  );
+  return makeAead(copyBytes(key), copyBytes(nonce), ownAad(aad));
 }
 
 /** XChaCha20-Poly1305 under `key` (32 bytes) and `nonce` (24 bytes, safe to draw at random). */
 export function xchacha20poly1305(key: Bytes, nonce: Bytes, aad?: Bytes): Aead {
   checkAeadArgs(key, nonce, aad, 24, "XChaCha20-Poly1305");
   const { subkey, nonce12 } = xchachaKey(key, nonce);
-  return makeAead(subkey, nonce12, aad === undefined ? new Uint8Array(0) : new Uint8Array(aad));
+  return makeAead(subkey, nonce12, ownAad(aad));
 }

@@ -3,7 +3,7 @@
  * `MacKernel` and owns verification (constant time, `equalPrefix`), truncation, one-time and nonce
  * rules, batches and streams, and destruction — written once, so no algorithm can get them wrong.
  */
-import { assertBytes, type Bytes, copyBytes } from "./bytes.js";
+import { assertBytes, type Bytes, copyBytes, EMPTY_BYTES as NO_NONCE } from "./bytes.js";
 import { equalPrefix } from "./equal.js";
 import { KeyedError } from "./errors.js";
 import { encodeFields, encodeFieldsTuple, type Field } from "./fields.js";
@@ -26,8 +26,6 @@ import { redactKeyMaterial } from "./redact.js";
 
 /** Batches up to this many messages reuse one buffer for the kernel's outputs. */
 const BATCH_SCRATCH_MESSAGES = 64;
-/** Shared by every MAC without a nonce: zero bytes long, so nothing is ever written to it. */
-const NO_NONCE = new Uint8Array(0);
 
 /** Checks a batch: an array whose every entry is bytes (BAD_INPUT naming the first that is not). */
 function checkBatch(items: unknown, name: string): asserts items is readonly Bytes[] {

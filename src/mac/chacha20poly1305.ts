@@ -5,7 +5,7 @@
  * lives here too, below the AEAD (aead/chacha20poly1305.ts), which builds on it.
  */
 import { ChaCha20, xchachaKeyInto } from "../cipher/chacha20.js";
-import { type Bytes, readWordsLE } from "../core/bytes.js";
+import { type Bytes, EMPTY_BYTES as EMPTY, readWordsLE } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import type { MacAlgorithm, MacKernel, MacKernelState, MacName } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
@@ -23,7 +23,6 @@ const POLY_KEY = new Uint8Array(32);
 /** XChaCha20's per-message subkey and 96-bit nonce, shared the same way. */
 const SUBKEY = new Uint8Array(32);
 const NONCE12 = new Uint8Array(12);
-const EMPTY = new Uint8Array(0);
 
 /** le64(|aad|) ‖ le64(|ciphertext|): public, so one buffer serves every call. */
 const LENGTHS = new Uint8Array(16);

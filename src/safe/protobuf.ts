@@ -9,7 +9,7 @@
  * silently: a varint longer than 10 bytes, a uint32 field over 2^32 - 1, a known field sent with
  * the wrong wire type, field number 0 and groups are all refused (KEY_FORMAT).
  */
-import { concatBytes } from "../core/bytes.js";
+import { concatBytes, EMPTY_BYTES as EMPTY } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 
 export const VARINT = 0;
@@ -25,8 +25,6 @@ export interface Field {
   /** Wire type 2: the bytes (a view into the input, not a copy). */
   readonly bytes: Uint8Array;
 }
-
-const EMPTY = new Uint8Array(0);
 
 function malformed(what: string, why: string): never {
   throw new KeyedError("KEY_FORMAT", `${what} is not a valid protobuf message: ${why}.`);
