@@ -9,10 +9,15 @@
 import type { Bytes } from "../core/bytes.js";
 import { copyOut } from "./hybrid.js";
 import {
+  LEND_DATA,
+  LEND_KEY,
+  LEND_NONCE,
+  lend,
   type NativeCipher,
   type NativeCrypto,
   nativeCrypto,
   uninitializedBytes,
+  wipeLent,
 } from "./native.js";
 import { useNative } from "./select.js";
 
@@ -28,21 +33,6 @@ function servesAead(length: number): boolean {
   return useNative("chacha20-poly1305-aead", length);
 }
 
-/**
- * The key, nonce and short associated data go to node:crypto through these views, not as given.
- * node:crypto reads bytes through a view's ArrayBuffer, and a Uint8Array of up to 64 bytes made by
- * `new Uint8Array(…)` (as an AEAD object copies its key and nonce when it is made) keeps them on
- * V8's heap with no ArrayBuffer until one is asked for; making it costs ~250 ns a view, paid per
- * message, since an AEAD object serves one nonce. These live off the heap, made once; each call
- * fills them and zeroes them once node:crypto has copied them into its context. (2026-12-05, AMD
- * EPYC, Node 20: a seal of 8 KiB took 7.3 µs with fresh copies of key and nonce, 6.9 through these.)
- */
-const SCRATCH = new ArrayBuffer(32 + 12 + 64);
-const KEY = new Uint8Array(SCRATCH, 0, 32);
-const NONCE = new Uint8Array(SCRATCH, 32, 12);
-const SHORT_AAD = 64;
-const AAD = new Uint8Array(SCRATCH, 44, SHORT_AAD);
-
 /** A cipher or decipher for key and nonce12, with `aad` (if any) for a body of `bodyLength` bytes. */
 function context(
   decrypt: boolean,
@@ -52,24 +42,27 @@ function context(
   bodyLength: number,
 ): NativeCipher {
   const crypto = nativeCrypto as NativeCrypto;
-  KEY.set(key);
-  NONCE.set(nonce12);
+  // Lent (engine/native.ts): the AEAD object's copies of key and nonce are made per message.
   try {
     const options = { authTagLength: TAG_LENGTH };
     const cipher = decrypt
-      ? crypto.createDecipheriv("chacha20-poly1305", KEY, NONCE, options)
-      : crypto.createCipheriv("chacha20-poly1305", KEY, NONCE, options);
+      ? crypto.createDecipheriv(
+          "chacha20-poly1305",
+          lend(key, LEND_KEY),
+          lend(nonce12, LEND_NONCE),
+          options,
+        )
+      : crypto.createCipheriv(
+          "chacha20-poly1305",
+          lend(key, LEND_KEY),
+          lend(nonce12, LEND_NONCE),
+          options,
+        );
     // No associated data, no call: each call into node:crypto costs a few hundred nanoseconds.
-    if (aad.length > SHORT_AAD) cipher.setAAD(aad, { plaintextLength: bodyLength });
-    else if (aad.length > 0) {
-      AAD.set(aad);
-      cipher.setAAD(AAD.subarray(0, aad.length), { plaintextLength: bodyLength });
-    }
+    if (aad.length > 0) cipher.setAAD(lend(aad, LEND_DATA), { plaintextLength: bodyLength });
     return cipher;
   } finally {
-    KEY.fill(0);
-    NONCE.fill(0);
-    if (aad.length <= SHORT_AAD) AAD.fill(0, 0, aad.length);
+    wipeLent();
   }
 }
 

@@ -16,6 +16,7 @@ import {
   type NativeCrypto,
   nativeCrypto,
   nativeHasCipher,
+  wipeLent,
 } from "./native.js";
 import { cmacFamily, type NativeFamily, useNative } from "./select.js";
 
@@ -74,12 +75,16 @@ export class NativeCmac {
   }
 
   private cipher(): NativeCipher {
-    const cipher = (nativeCrypto as NativeCrypto).createCipheriv(
-      this.cipherName,
-      this.nativeKey.get(),
-      ZERO_IV,
-    );
-    return cipher.setAutoPadding(false);
+    try {
+      const cipher = (nativeCrypto as NativeCrypto).createCipheriv(
+        this.cipherName,
+        this.nativeKey.get(),
+        ZERO_IV,
+      );
+      return cipher.setAutoPadding(false);
+    } finally {
+      wipeLent();
+    }
   }
 
   /** K1 ‖ K2, asked of keyed's own kernel on first need. */

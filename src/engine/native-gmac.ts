@@ -6,7 +6,13 @@
  */
 import type { Bytes } from "../core/bytes.js";
 import { redactKeyMaterial } from "../core/redact.js";
-import { LazyNativeKey, type NativeCrypto, type NativeKey, nativeCrypto } from "./native.js";
+import {
+  LazyNativeKey,
+  type NativeCrypto,
+  type NativeKey,
+  nativeCrypto,
+  wipeLent,
+} from "./native.js";
 import { useNative } from "./select.js";
 
 /** node:crypto refuses GCM IVs over 128 bytes (ERR_CRYPTO_INVALID_IV); keyed's kernels take any. */
@@ -67,7 +73,11 @@ export class NativeGmac {
   }
 
   compute(message: Bytes, out: Bytes, nonce: Bytes): void {
-    tag(this.cipherName, this.nativeKey.get(), nonce, message, out);
+    try {
+      tag(this.cipherName, this.nativeKey.get(), nonce, message, out);
+    } finally {
+      wipeLent();
+    }
   }
 
   wipe(): void {
