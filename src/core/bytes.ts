@@ -105,7 +105,7 @@ export function wipe(...arrays: (Uint8Array | Int32Array | Uint32Array)[]): void
  * per call. Never hand it to a caller: transferring its buffer (postMessage) would detach it for
  * every user.
  */
-export const EMPTY_BYTES: Bytes = new Uint8Array(0);
+export const EMPTY_BYTES: Bytes = /* @__PURE__ */ new Uint8Array(0);
 
 /** A copy of `bytes` that the caller can no longer change (and keyed can wipe). */
 export function copyBytes(bytes: Bytes): Bytes {

@@ -42,22 +42,15 @@ function context(
   bodyLength: number,
 ): NativeCipher {
   const crypto = nativeCrypto as NativeCrypto;
-  // Lent (engine/native.ts): the AEAD object's copies of key and nonce are made per message.
+  // Lent (engine/native.ts): an AEAD object copies its key and nonce when it is made, and serves
+  // one nonce, so each message brings fresh copies.
   try {
+    const lentKey = lend(key, LEND_KEY);
+    const lentNonce = lend(nonce12, LEND_NONCE);
     const options = { authTagLength: TAG_LENGTH };
     const cipher = decrypt
-      ? crypto.createDecipheriv(
-          "chacha20-poly1305",
-          lend(key, LEND_KEY),
-          lend(nonce12, LEND_NONCE),
-          options,
-        )
-      : crypto.createCipheriv(
-          "chacha20-poly1305",
-          lend(key, LEND_KEY),
-          lend(nonce12, LEND_NONCE),
-          options,
-        );
+      ? crypto.createDecipheriv("chacha20-poly1305", lentKey, lentNonce, options)
+      : crypto.createCipheriv("chacha20-poly1305", lentKey, lentNonce, options);
     // No associated data, no call: each call into node:crypto costs a few hundred nanoseconds.
     if (aad.length > 0) cipher.setAAD(lend(aad, LEND_DATA), { plaintextLength: bodyLength });
     return cipher;

@@ -16,7 +16,6 @@ import {
   type NativeCrypto,
   nativeCrypto,
   nativeHasCipher,
-  wipeLent,
 } from "./native.js";
 import { cmacFamily, type NativeFamily, useNative } from "./select.js";
 
@@ -75,16 +74,10 @@ export class NativeCmac {
   }
 
   private cipher(): NativeCipher {
-    try {
-      const cipher = (nativeCrypto as NativeCrypto).createCipheriv(
-        this.cipherName,
-        this.nativeKey.get(),
-        ZERO_IV,
-      );
-      return cipher.setAutoPadding(false);
-    } finally {
-      wipeLent();
-    }
+    const cipher = this.nativeKey.use((key) =>
+      (nativeCrypto as NativeCrypto).createCipheriv(this.cipherName, key, ZERO_IV),
+    );
+    return cipher.setAutoPadding(false);
   }
 
   /** K1 ‖ K2, asked of keyed's own kernel on first need. */

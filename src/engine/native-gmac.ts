@@ -6,13 +6,7 @@
  */
 import type { Bytes } from "../core/bytes.js";
 import { redactKeyMaterial } from "../core/redact.js";
-import {
-  LazyNativeKey,
-  type NativeCrypto,
-  type NativeKey,
-  nativeCrypto,
-  wipeLent,
-} from "./native.js";
+import { LazyNativeKey, type NativeCrypto, type NativeKey, nativeCrypto } from "./native.js";
 import { useNative } from "./select.js";
 
 /** node:crypto refuses GCM IVs over 128 bytes (ERR_CRYPTO_INVALID_IV); keyed's kernels take any. */
@@ -73,11 +67,7 @@ export class NativeGmac {
   }
 
   compute(message: Bytes, out: Bytes, nonce: Bytes): void {
-    try {
-      tag(this.cipherName, this.nativeKey.get(), nonce, message, out);
-    } finally {
-      wipeLent();
-    }
+    this.nativeKey.use((key) => tag(this.cipherName, key, nonce, message, out));
   }
 
   wipe(): void {

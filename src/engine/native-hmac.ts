@@ -8,13 +8,7 @@ import type { Bytes } from "../core/bytes.js";
 import type { MacKernelState } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { copyOut, hybridState, type NativeSink } from "./hybrid.js";
-import {
-  LazyNativeKey,
-  type NativeCrypto,
-  type NativeHash,
-  nativeCrypto,
-  wipeLent,
-} from "./native.js";
+import { LazyNativeKey, type NativeCrypto, type NativeHash, nativeCrypto } from "./native.js";
 import { hmacFamily, type NativeFamily, useNative } from "./select.js";
 
 /** What NativeHmac needs of the key's shared material (mac/hmac.ts's HmacKey). */
@@ -109,11 +103,7 @@ export class NativeHmac {
 
   /** node:crypto's Hmac object under this key (the raw key on first use, then a KeyObject). */
   private hmac(): NativeHash {
-    try {
-      return (nativeCrypto as NativeCrypto).createHmac(this.name, this.nativeKey.get());
-    } finally {
-      wipeLent();
-    }
+    return this.nativeKey.use((key) => (nativeCrypto as NativeCrypto).createHmac(this.name, key));
   }
 
   /**

@@ -93,7 +93,8 @@ export function uninitializedBytes(length: number): Uint8Array {
  * object's key and nonce, a one-shot key's raw bytes (LazyNativeKey's first use).
  */
 const LEND_REGION = 64;
-const LENT = new Uint8Array(new ArrayBuffer(3 * LEND_REGION));
+// Its own ArrayBuffer, made once (the point: node:crypto finds one there).
+const LENT = /* @__PURE__ */ new Uint8Array(/* @__PURE__ */ new ArrayBuffer(3 * LEND_REGION));
 
 /** Where lend() puts bytes: a region each, so that one call can lend three. */
 export const LEND_KEY = 0;
@@ -181,19 +182,23 @@ export class LazyNativeKey {
   private uses = 0;
 
   /**
-   * The raw bytes on the first use (a one-shot `mac(…).tag(…)` should not pay ~1.3 µs for a
-   * KeyObject it uses once), lent (`lend`: the caller calls `wipeLent()` after the call they are
-   * for), a KeyObject from the second on.
+   * Calls `call` with the key as node:crypto should take it, and returns what it returns: on the
+   * first use the raw bytes (a one-shot `mac(…).tag(…)` should not pay ~1.3 µs for a KeyObject it
+   * uses once), lent for the call and wiped after it, even if it throws; from the second use on a
+   * KeyObject, made from the raw bytes lent the same way.
    */
-  get(): NativeKey | Uint8Array {
-    if (this.key === undefined) {
-      const raw = this.raw as Uint8Array;
-      if (this.uses++ === 0) return lend(raw, LEND_KEY);
-      this.key = (nativeCrypto as NativeCrypto).createSecretKey(raw);
-      raw.fill(0);
-      this.raw = undefined;
+  use<T>(call: (key: NativeKey | Uint8Array) => T): T {
+    if (this.key !== undefined) return call(this.key);
+    const raw = this.raw as Uint8Array;
+    try {
+      if (this.uses++ === 0) return call(lend(raw, LEND_KEY));
+      this.key = (nativeCrypto as NativeCrypto).createSecretKey(lend(raw, LEND_KEY));
+    } finally {
+      wipeLent();
     }
-    return this.key;
+    raw.fill(0);
+    this.raw = undefined;
+    return call(this.key);
   }
 
   /** Wipes the raw copy; a KeyObject's memory is node:crypto's to free, so it is dropped. */

@@ -3,7 +3,7 @@
  * many output bytes as asked (at most 255 hash outputs).
  */
 
-import { assertBytes, assertInteger, type Bytes, EMPTY_BYTES } from "../core/bytes.js";
+import { assertBytes, assertInteger, type Bytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { checkOptions } from "../core/options.js";
 import { HASH_FUNCTIONS, type HashName } from "../hash/index.js";
@@ -40,7 +40,7 @@ export function hkdfExtract(hash: HkdfHash, ikm: Bytes, salt?: Bytes): Bytes {
   assertBytes(ikm, "ikm");
   if (salt !== undefined) assertBytes(salt, "salt");
   // HMAC zero-pads the key to a block, so an empty salt already equals HashLen zero bytes.
-  const kernel = new HmacKernel(fn, salt ?? EMPTY_BYTES);
+  const kernel = new HmacKernel(fn, salt ?? new Uint8Array(0));
   const prk = new Uint8Array(fn.outputLength);
   kernel.compute(ikm, prk);
   kernel.wipe();
