@@ -16,6 +16,7 @@ import {
   type NativeCipher,
   type NativeCrypto,
   nativeCrypto,
+  nativeHasCipher,
   uninitializedBytes,
   wipeLent,
 } from "./native.js";
@@ -23,14 +24,17 @@ import { useNative } from "./select.js";
 
 const TAG_LENGTH = 16;
 
+/** Whether this node:crypto has ChaCha20-Poly1305 at all (Bun's has not: "Unknown cipher"). */
+const hasCipher = (): boolean => nativeHasCipher("chacha20-poly1305", 32, 12);
+
 /** True when node:crypto is here and should compute the MAC form over `length` bytes. */
 function serves(length: number): boolean {
-  return useNative("chacha20-poly1305", length);
+  return useNative("chacha20-poly1305", length) && hasCipher();
 }
 
 /** True when node:crypto should seal or open `length` bytes (plaintext or ciphertext, and AAD). */
 function servesAead(length: number): boolean {
-  return useNative("chacha20-poly1305-aead", length);
+  return useNative("chacha20-poly1305-aead", length) && hasCipher();
 }
 
 /** A cipher or decipher for key and nonce12, with `aad` (if any) for a body of `bodyLength` bytes. */

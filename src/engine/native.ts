@@ -149,12 +149,13 @@ export function nativeHasHash(hash: string): boolean {
 }
 
 /**
- * Whether node:crypto here has the cipher `name` for keys of `keyLength` bytes (16-byte IV),
- * probed once per name: Deno's lacks some AES-CBC key sizes ("Unknown cipher").
+ * Whether node:crypto here has the cipher `name` for keys of `keyLength` bytes and IVs of
+ * `ivLength`, probed once per name: Deno's lacks some AES-CBC key sizes, Bun's ChaCha20-Poly1305
+ * ("Unknown cipher").
  */
-export function nativeHasCipher(name: string, keyLength: number): boolean {
+export function nativeHasCipher(name: string, keyLength: number, ivLength = 16): boolean {
   return probedOnce(`cipher ${name}`, (crypto) =>
-    crypto.createCipheriv(name, new Uint8Array(keyLength), new Uint8Array(16)),
+    crypto.createCipheriv(name, new Uint8Array(keyLength), new Uint8Array(ivLength)),
   );
 }
 

@@ -159,6 +159,30 @@ function largeLines(): string[] {
     `blake3 keyed 1 MiB: ${hex(mac("blake3", key).tag(big))}`,
     `hmac-sha256 1 MiB: ${hex(mac("hmac-sha256", key).tag(big))}`,
     `sha256 1 MiB: ${hex(sha256(big))}`,
+    ...nativePathLines(key),
+  ];
+}
+
+/**
+ * Messages past node:crypto's crossovers, where keyed hands node:crypto a key, nonce or AAD for one
+ * call and zeroes it once the call returns (engine/native.ts lend): a runtime whose node:crypto
+ * read them later would print other bytes here. Where a runtime has no node:crypto, keyed's own
+ * kernels give the same lines.
+ */
+function nativePathLines(key: Uint8Array): string[] {
+  const aead = chacha20poly1305(key, pattern(12, 12), pattern(40, 13));
+  const plaintext = pattern(8192, 14);
+  const sealed = aead.seal(plaintext);
+  const opened = aead.open(sealed);
+  const m4k = pattern(4096, 15);
+  const gmacTag = mac("gmac-aes256", key).tag(m4k);
+  const nonce = gmacTag.subarray(0, 12);
+  const hazmatGmac = gmac(key, nonce, m4k);
+  return [
+    `chacha20-poly1305 seal 8 KiB, 40 B AAD: ${hex(sha256(sealed))}, opens ${hex(opened) === hex(plaintext)}`,
+    `cmac-aes256 1 KiB, a new key: ${hex(mac("cmac-aes256", key).tag(pattern(1024, 16)))}`,
+    `hmac-sha512 4 KiB, a new key: ${hex(mac("hmac-sha512", key).tag(m4k))}`,
+    `gmac-aes256 4 KiB, a new key: agrees with hazmat gmac ${hex(gmacTag.subarray(12)) === hex(hazmatGmac)}`,
   ];
 }
 
