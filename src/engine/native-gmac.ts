@@ -6,7 +6,13 @@
  */
 import type { Bytes } from "../core/bytes.js";
 import { redactKeyMaterial } from "../core/redact.js";
-import { LazyNativeKey, type NativeCrypto, type NativeKey, nativeCrypto } from "./native.js";
+import {
+  LazyNativeKey,
+  type NativeCrypto,
+  type NativeKey,
+  nativeCrypto,
+  nativeHasCipher,
+} from "./native.js";
 import { useNative } from "./select.js";
 
 /** node:crypto refuses GCM IVs over 128 bytes (ERR_CRYPTO_INVALID_IV); keyed's kernels take any. */
@@ -15,6 +21,11 @@ const NATIVE_MAX_NONCE = 128;
 /** True when node:crypto should compute this tag: past the crossover, and a nonce it accepts. */
 function fits(nonce: Bytes, length: number): boolean {
   return nonce.length <= NATIVE_MAX_NONCE && useNative("gmac", length);
+}
+
+/** Whether this node:crypto has AES-GCM for this key size (probed once per name). */
+function hasGcm(cipherName: string, keyLength: number): boolean {
+  return nativeHasCipher(cipherName, keyLength, 12);
 }
 
 function tag(
@@ -44,10 +55,10 @@ export class NativeGmac {
     this.nativeKey = new LazyNativeKey(key);
   }
 
-  /** The native backend for this AES key, or undefined where node:crypto is absent. */
+  /** The native backend for this AES key, or undefined where node:crypto is absent or lacks GCM. */
   static for(key: Bytes): NativeGmac | undefined {
     const native = new NativeGmac(key);
-    return native.nativeKey.available ? native : undefined;
+    return native.nativeKey.available && hasGcm(native.cipherName, key.length) ? native : undefined;
   }
 
   /**
@@ -57,7 +68,9 @@ export class NativeGmac {
    */
   static tagOnce(key: Bytes, nonce: Bytes, message: Bytes, out: Bytes): boolean {
     if (nativeCrypto === undefined || !fits(nonce, message.length)) return false;
-    tag(`aes-${key.length * 8}-gcm`, key, nonce, message, out);
+    const cipherName = `aes-${key.length * 8}-gcm`;
+    if (!hasGcm(cipherName, key.length)) return false;
+    tag(cipherName, key, nonce, message, out);
     return true;
   }
 
