@@ -133,6 +133,11 @@ describe("runtime matrix: the conformance script gives Node's lines everywhere",
     for (const line of vectorLines) assert.match(line, /, 0 refused, wrong: none$/);
     assert.ok(reference.includes("github verify: ok"));
     assert.ok(reference.includes("github request: ok"));
+    // The node:crypto-path lines that check keyed against its hazmat primitives must agree here,
+    // or every runtime would match a wrong reference.
+    const agreements = reference.filter((l) => / agrees with | opens (true|false)$/.test(l));
+    assert.equal(agreements.length, 4);
+    for (const line of agreements) assert.match(line, / true$/);
     assert.ok(
       reference.includes(
         'sha256("abc"): ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
