@@ -11,6 +11,7 @@ import type { MacKernelState } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { hybridState, type NativeSink } from "./hybrid.js";
 import {
+  aesName,
   LazyNativeKey,
   type NativeCipher,
   type NativeCrypto,
@@ -54,7 +55,7 @@ export class NativeCmac {
   private readonly chain = new Uint8Array(16);
 
   private constructor(key: Bytes, source: CmacSubkeySource) {
-    this.cipherName = `aes-${key.length * 8}-cbc`;
+    this.cipherName = aesName("cbc", key.length);
     this.family = cmacFamily(key.length);
     this.nativeKey = new LazyNativeKey(key);
     this.source = source;

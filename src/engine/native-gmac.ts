@@ -7,6 +7,7 @@
 import type { Bytes } from "../core/bytes.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import {
+  aesName,
   LazyNativeKey,
   type NativeCrypto,
   type NativeKey,
@@ -18,14 +19,16 @@ import { useNative } from "./select.js";
 /** node:crypto refuses GCM IVs over 128 bytes (ERR_CRYPTO_INVALID_IV); keyed's kernels take any. */
 const NATIVE_MAX_NONCE = 128;
 
-/** True when node:crypto should compute this tag: past the crossover, and a nonce it accepts. */
-function fits(nonce: Bytes, length: number): boolean {
-  return nonce.length <= NATIVE_MAX_NONCE && useNative("gmac", length);
-}
-
-/** Whether this node:crypto has AES-GCM for this key size (probed once per name). */
-function hasGcm(cipherName: string, keyLength: number): boolean {
-  return nativeHasCipher(cipherName, keyLength, 12);
+/**
+ * True when node:crypto should compute this tag: past the crossover, a nonce it accepts, and AES-GCM
+ * for this key size (probed once, here rather than when a key is made: only long messages ask).
+ */
+function fits(keyLength: number, nonce: Bytes, length: number): boolean {
+  return (
+    nonce.length <= NATIVE_MAX_NONCE &&
+    useNative("gmac", length) &&
+    nativeHasCipher(aesName("gcm", keyLength), keyLength, 12)
+  );
 }
 
 function tag(
@@ -48,17 +51,17 @@ function tag(
 
 export class NativeGmac {
   private readonly nativeKey: LazyNativeKey;
-  private readonly cipherName: string;
+  private readonly keyLength: number;
 
   private constructor(key: Bytes) {
-    this.cipherName = `aes-${key.length * 8}-gcm`;
+    this.keyLength = key.length;
     this.nativeKey = new LazyNativeKey(key);
   }
 
-  /** The native backend for this AES key, or undefined where node:crypto is absent or lacks GCM. */
+  /** The native backend for this AES key, or undefined where node:crypto is absent. */
   static for(key: Bytes): NativeGmac | undefined {
     const native = new NativeGmac(key);
-    return native.nativeKey.available && hasGcm(native.cipherName, key.length) ? native : undefined;
+    return native.nativeKey.available ? native : undefined;
   }
 
   /**
@@ -67,20 +70,19 @@ export class NativeGmac {
    * KeyObject would cost ~1.5 µs more.
    */
   static tagOnce(key: Bytes, nonce: Bytes, message: Bytes, out: Bytes): boolean {
-    if (nativeCrypto === undefined || !fits(nonce, message.length)) return false;
-    const cipherName = `aes-${key.length * 8}-gcm`;
-    if (!hasGcm(cipherName, key.length)) return false;
-    tag(cipherName, key, nonce, message, out);
+    if (nativeCrypto === undefined || !fits(key.length, nonce, message.length)) return false;
+    tag(aesName("gcm", key.length), key, nonce, message, out);
     return true;
   }
 
   /** True when node:crypto should tag `length` bytes under `nonce`. */
   serves(nonce: Bytes, length: number): boolean {
-    return fits(nonce, length);
+    return fits(this.keyLength, nonce, length);
   }
 
   compute(message: Bytes, out: Bytes, nonce: Bytes): void {
-    this.nativeKey.use((key) => tag(this.cipherName, key, nonce, message, out));
+    const cipherName = aesName("gcm", this.keyLength);
+    this.nativeKey.use((key) => tag(cipherName, key, nonce, message, out));
   }
 
   wipe(): void {

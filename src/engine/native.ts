@@ -120,19 +120,27 @@ export function wipeLent(): void {
   LENT.fill(0);
 }
 
-/** What this runtime's node:crypto was found to have, by probe, once per name. */
-const support = new Map<string, boolean>();
+/**
+ * What this runtime's node:crypto was found to have, by probe: a table per kind, keyed by the
+ * name node:crypto takes. HMAC asks when a key is made, so the lookup builds no string.
+ */
+const HASHES = new Map<string, boolean>();
+const CIPHERS = new Map<string, boolean>();
 
-/** Whether `probe` runs on this node:crypto without throwing, asked once per `what`. */
-function probedOnce(what: string, probe: (crypto: NativeCrypto) => unknown): boolean {
-  let supported = support.get(what);
+/** Whether `probe` runs on this node:crypto without throwing, asked once per `name` in `found`. */
+function probedOnce(
+  found: Map<string, boolean>,
+  name: string,
+  probe: (crypto: NativeCrypto) => unknown,
+): boolean {
+  let supported = found.get(name);
   if (supported === undefined) {
     try {
       supported = nativeCrypto !== undefined && probe(nativeCrypto) !== undefined;
     } catch {
       supported = false;
     }
-    support.set(what, supported);
+    found.set(name, supported);
   }
   return supported;
 }
@@ -143,9 +151,7 @@ function probedOnce(what: string, probe: (crypto: NativeCrypto) => unknown): boo
  * method not supported"), and where one is missing keyed's own kernels serve.
  */
 export function nativeHasHash(hash: string): boolean {
-  return probedOnce(`hmac ${hash}`, (crypto) =>
-    crypto.createHmac(hash, new Uint8Array(1)).digest(),
-  );
+  return probedOnce(HASHES, hash, (crypto) => crypto.createHmac(hash, new Uint8Array(1)).digest());
 }
 
 /**
@@ -154,9 +160,22 @@ export function nativeHasHash(hash: string): boolean {
  * ("Unknown cipher").
  */
 export function nativeHasCipher(name: string, keyLength: number, ivLength = 16): boolean {
-  return probedOnce(`cipher ${name}`, (crypto) =>
+  return probedOnce(CIPHERS, name, (crypto) =>
     crypto.createCipheriv(name, new Uint8Array(keyLength), new Uint8Array(ivLength)),
   );
+}
+
+const AES_NAMES = {
+  cbc: ["aes-128-cbc", "aes-192-cbc", "aes-256-cbc"],
+  gcm: ["aes-128-gcm", "aes-192-gcm", "aes-256-gcm"],
+} as const;
+
+/**
+ * node:crypto's name of AES in `mode` for a key of `keyLength` bytes (16, 24 or 32): a constant,
+ * so that neither a key nor a probe's lookup builds one.
+ */
+export function aesName(mode: keyof typeof AES_NAMES, keyLength: number): string {
+  return AES_NAMES[mode][(keyLength - 16) >> 3];
 }
 
 /**
