@@ -23,6 +23,10 @@ import {
 import { useNative } from "./select.js";
 
 const TAG_LENGTH = 16;
+/** createCipheriv's options for every call here (node:crypto only reads them). */
+const OPTIONS = Object.freeze({ authTagLength: TAG_LENGTH });
+/** setAAD's options for the MAC form, whose plaintext is empty. */
+const NO_PLAINTEXT = Object.freeze({ plaintextLength: 0 });
 
 /** Whether this node:crypto has ChaCha20-Poly1305 at all (Bun's has not: "Unknown cipher"). */
 const hasCipher = (): boolean => nativeHasCipher("chacha20-poly1305", 32, 12);
@@ -51,10 +55,9 @@ function context(
   try {
     const lentKey = lend(key, LEND_KEY);
     const lentNonce = lend(nonce12, LEND_NONCE);
-    const options = { authTagLength: TAG_LENGTH };
     const cipher = decrypt
-      ? crypto.createDecipheriv("chacha20-poly1305", lentKey, lentNonce, options)
-      : crypto.createCipheriv("chacha20-poly1305", lentKey, lentNonce, options);
+      ? crypto.createDecipheriv("chacha20-poly1305", lentKey, lentNonce, OPTIONS)
+      : crypto.createCipheriv("chacha20-poly1305", lentKey, lentNonce, OPTIONS);
     // No associated data, no call: each call into node:crypto costs a few hundred nanoseconds.
     if (aad.length > 0) cipher.setAAD(lend(aad, LEND_DATA), { plaintextLength: bodyLength });
     return cipher;
@@ -104,10 +107,13 @@ function open(
 
 /** The MAC form: the tag over an empty plaintext with `message` as associated data, into out. */
 function tag(key: Uint8Array, nonce12: Uint8Array, message: Bytes, out: Bytes): void {
-  const cipher = (nativeCrypto as NativeCrypto).createCipheriv("chacha20-poly1305", key, nonce12, {
-    authTagLength: TAG_LENGTH,
-  });
-  cipher.setAAD(message, { plaintextLength: 0 });
+  const cipher = (nativeCrypto as NativeCrypto).createCipheriv(
+    "chacha20-poly1305",
+    key,
+    nonce12,
+    OPTIONS,
+  );
+  cipher.setAAD(message, NO_PLAINTEXT);
   cipher.final();
   copyOut(cipher.getAuthTag(), out, TAG_LENGTH);
 }
