@@ -17,6 +17,7 @@ import {
   type NativeCrypto,
   nativeCrypto,
   nativeHasCipher,
+  nativeTagsAadAlone,
   uninitializedBytes,
   wipeLent,
 } from "./native.js";
@@ -31,9 +32,12 @@ const NO_PLAINTEXT = Object.freeze({ plaintextLength: 0 });
 /** Whether this node:crypto has ChaCha20-Poly1305 at all (Bun's has not: "Unknown cipher"). */
 const hasCipher = (): boolean => nativeHasCipher("chacha20-poly1305", 32, 12);
 
-/** True when node:crypto is here and should compute the MAC form over `length` bytes. */
+/**
+ * True when node:crypto is here and should compute the MAC form over `length` bytes: past the
+ * crossover, and where it tags associated data alone (workerd's gives an empty tag).
+ */
 function serves(length: number): boolean {
-  return useNative("chacha20-poly1305", length) && hasCipher();
+  return useNative("chacha20-poly1305", length) && nativeTagsAadAlone("chacha20-poly1305", 32, 12);
 }
 
 /** True when node:crypto should seal or open `length` bytes (plaintext or ciphertext, and AAD). */

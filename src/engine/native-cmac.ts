@@ -12,6 +12,7 @@ import { redactKeyMaterial } from "../core/redact.js";
 import { hybridState, type NativeSink } from "./hybrid.js";
 import {
   aesName,
+  checkNativeOutput,
   LazyNativeKey,
   type NativeCipher,
   type NativeCrypto,
@@ -208,6 +209,7 @@ export class NativeCmac {
 
 /** The tag, the last 16 bytes of `final`, to out[0 .. 16), zeroed in `final`. */
 function takeTag(final: Uint8Array, out: Bytes): void {
+  checkNativeOutput(final, 16, "CMAC's last block");
   // A byte loop, not copyOut: Buffer's fill costs a quarter of a microsecond.
   const end = final.length - 16;
   for (let i = 0; i < 16; i++) {

@@ -8,11 +8,12 @@ import type { Bytes } from "../core/bytes.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import {
   aesName,
+  checkNativeOutput,
   LazyNativeKey,
   type NativeCrypto,
   type NativeKey,
   nativeCrypto,
-  nativeHasCipher,
+  nativeTagsAadAlone,
 } from "./native.js";
 import { useNative } from "./select.js";
 
@@ -21,13 +22,14 @@ const NATIVE_MAX_NONCE = 128;
 
 /**
  * True when node:crypto should compute this tag: past the crossover, a nonce it accepts, and AES-GCM
- * for this key size (probed once, here rather than when a key is made: only long messages ask).
+ * for this key size that tags associated data alone (probed once, here rather than when a key is
+ * made: only long messages ask).
  */
 function fits(keyLength: number, nonce: Bytes, length: number): boolean {
   return (
     nonce.length <= NATIVE_MAX_NONCE &&
     useNative("gmac", length) &&
-    nativeHasCipher(aesName("gcm", keyLength), keyLength, 12)
+    nativeTagsAadAlone(aesName("gcm", keyLength), keyLength, 12)
   );
 }
 
@@ -42,6 +44,7 @@ function tag(
   cipher.setAAD(message);
   cipher.final();
   const result = cipher.getAuthTag();
+  checkNativeOutput(result, 16, "GMAC's tag");
   // A byte loop, not copyOut: Buffer's fill costs a quarter of a microsecond.
   for (let i = 0; i < 16; i++) {
     out[i] = result[i];

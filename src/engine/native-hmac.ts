@@ -8,7 +8,13 @@ import type { Bytes } from "../core/bytes.js";
 import type { MacKernelState } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { copyOut, hybridState, type NativeSink } from "./hybrid.js";
-import { LazyNativeKey, type NativeCrypto, type NativeHash, nativeCrypto } from "./native.js";
+import {
+  checkNativeOutput,
+  LazyNativeKey,
+  type NativeCrypto,
+  type NativeHash,
+  nativeCrypto,
+} from "./native.js";
 import { hmacFamily, type NativeFamily, useNative } from "./select.js";
 
 /** What NativeHmac needs of the key's shared material (mac/hmac.ts's HmacKey). */
@@ -128,6 +134,7 @@ export class NativeHmac {
     const hashOnce = (nativeCrypto as Required<NativeCrypto>).hash;
     const inner = hashOnce(this.name, scratch.subarray(0, used), "buffer");
     scratch.fill(0, 0, used);
+    checkNativeOutput(inner, this.outputLength, "HMAC's inner hash");
     this.outer.outer(inner, out);
     inner.fill(0);
   }

@@ -5,6 +5,7 @@
  */
 
 import { copyBytes } from "../core/bytes.js";
+import { KeyedError } from "../core/errors.js";
 import { redactKeyMaterial } from "../core/redact.js";
 
 /** The parts of node:crypto keyed uses. */
@@ -121,11 +122,28 @@ export function wipeLent(): void {
 }
 
 /**
+ * Checks that node:crypto gave `result` at least `length` bytes. Read past its end a Uint8Array
+ * gives undefined, which a byte store turns into 0: a short answer would become a tag of zeros,
+ * which every verify under the same path would accept. workerd's chacha20-poly1305 gave an empty
+ * `getAuthTag()` after `setAAD` and `final` with no `update` (2026-12-05). So a short answer is a
+ * fault, refused (fail closed), never a tag.
+ */
+export function checkNativeOutput(result: Uint8Array, length: number, what: string): void {
+  if (result.length < length) {
+    throw new KeyedError(
+      "UNAVAILABLE",
+      `node:crypto here gave ${result.length} bytes for ${what} where ${length} were due; keyed refuses to make a tag from it.`,
+    );
+  }
+}
+
+/**
  * What this runtime's node:crypto was found to have, by probe: a table per kind, keyed by the
  * name node:crypto takes. HMAC asks when a key is made, so the lookup builds no string.
  */
 const HASHES = new Map<string, boolean>();
 const CIPHERS = new Map<string, boolean>();
+const AAD_ALONE = new Map<string, boolean>();
 
 /** Whether `probe` runs on this node:crypto without throwing, asked once per `name` in `found`. */
 function probedOnce(
@@ -163,6 +181,28 @@ export function nativeHasCipher(name: string, keyLength: number, ivLength = 16):
   return probedOnce(CIPHERS, name, (crypto) =>
     crypto.createCipheriv(name, new Uint8Array(keyLength), new Uint8Array(ivLength)),
   );
+}
+
+/**
+ * Whether `name` (an AEAD: AES-GCM, ChaCha20-Poly1305) gives its 16-byte tag over associated data
+ * alone, `setAAD` then `final` with no `update`: the MAC forms' one call less. Probed once per
+ * name: workerd's ChaCha20-Poly1305 answers with an empty tag (its AES-GCM does not), and keyed's
+ * own kernels serve there.
+ */
+export function nativeTagsAadAlone(name: string, keyLength: number, ivLength: number): boolean {
+  return probedOnce(AAD_ALONE, name, (crypto) => {
+    const cipher = crypto.createCipheriv(
+      name,
+      new Uint8Array(keyLength),
+      new Uint8Array(ivLength),
+      {
+        authTagLength: 16,
+      },
+    );
+    cipher.setAAD(new Uint8Array(1), { plaintextLength: 0 });
+    cipher.final();
+    return cipher.getAuthTag().length === 16 ? true : undefined;
+  });
 }
 
 const AES_NAMES = {

@@ -1,0 +1,89 @@
+/**
+ * A short answer from node:crypto is a fault, refused (engine/native.ts checkNativeOutput), never
+ * a tag: read past its end a Uint8Array gives undefined, which a byte store makes 0, so an empty
+ * tag would have become a tag of zeros that verify accepts. workerd's chacha20-poly1305 gave one.
+ * One block per path that takes a tag or digest from node:crypto; each first runs the path for
+ * real (so that the probes before it are settled), then with node:crypto answering short.
+ */
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { afterEach, describe, it, mock } from "node:test";
+import { type NativeCrypto, nativeCrypto } from "../../src/engine/native.js";
+import { NATIVE_CROSSOVER } from "../../src/engine/select.js";
+import { gmac } from "../../src/hazmat.js";
+import { KeyedError, mac } from "../../src/index.js";
+
+const noNative =
+  nativeCrypto === undefined ? "node:crypto is absent or another backend is forced" : false;
+
+function long(family: keyof typeof NATIVE_CROSSOVER): Uint8Array {
+  return new Uint8Array(randomBytes(NATIVE_CROSSOVER[family] + 100));
+}
+
+function refused(f: () => unknown, what: string): void {
+  assert.throws(
+    f,
+    (e: unknown) => e instanceof KeyedError && e.code === "UNAVAILABLE",
+    `${what}: a short answer from node:crypto must be refused`,
+  );
+}
+
+/** createCipheriv's cipher, with `getAuthTag` and `update` answering nothing. */
+function shortCipher(real: NativeCrypto["createCipheriv"]) {
+  return (...args: Parameters<NativeCrypto["createCipheriv"]>) => {
+    const cipher = real(...args);
+    return Object.assign(Object.create(cipher), {
+      update: () => new Uint8Array(0),
+      getAuthTag: () => new Uint8Array(0),
+    });
+  };
+}
+
+describe("node:crypto's short answers are refused, never tags", { skip: noNative }, () => {
+  const crypto = nativeCrypto as NativeCrypto;
+  const key = new Uint8Array(randomBytes(32));
+  afterEach(() => mock.restoreAll());
+
+  it("the ChaCha20-Poly1305 MAC form: tag and verify", () => {
+    const message = long("chacha20-poly1305");
+    const real = mac("chacha20-poly1305", key).tag(message);
+    assert.ok(mac("chacha20-poly1305", key).verify(message, real));
+    mock.method(crypto, "createCipheriv", shortCipher(crypto.createCipheriv.bind(crypto)));
+    refused(() => mac("chacha20-poly1305", key).tag(message), "tag");
+    const zeros = real.slice();
+    zeros.fill(0, 12);
+    refused(() => mac("chacha20-poly1305", key).verify(message, zeros), "verify");
+  });
+
+  it("GMAC: the safe MAC and hazmat gmac", () => {
+    const message = long("gmac");
+    mac("gmac-aes256", key).tag(message);
+    mock.method(crypto, "createCipheriv", shortCipher(crypto.createCipheriv.bind(crypto)));
+    refused(() => mac("gmac-aes256", key).tag(message), "tag");
+    refused(() => gmac(key, new Uint8Array(12), message), "hazmat gmac");
+  });
+
+  it("CMAC", () => {
+    const message = long("cmac-aes256");
+    mac("cmac-aes256", key).tag(message);
+    mock.method(crypto, "createCipheriv", shortCipher(crypto.createCipheriv.bind(crypto)));
+    refused(() => mac("cmac-aes256", key).tag(message), "tag");
+  });
+
+  it("HMAC: createHmac's digest and the one-shot inner hash", () => {
+    const message = long("hmac-sha256");
+    const prepared = mac("hmac-sha256", key);
+    prepared.tag(message); // the key's first message: createHmac
+    mock.method(crypto, "createHmac", () => ({
+      update() {
+        return this;
+      },
+      digest: () => new Uint8Array(0),
+    }));
+    refused(() => mac("hmac-sha256", key).tag(message), "createHmac");
+    if (crypto.hash !== undefined) {
+      mock.method(crypto as Required<NativeCrypto>, "hash", () => new Uint8Array(0));
+      refused(() => prepared.tag(message), "the one-shot inner hash");
+    }
+  });
+});
