@@ -166,38 +166,40 @@ function largeLines(): string[] {
 /**
  * Messages past node:crypto's crossovers, where keyed hands node:crypto a key, nonce or AAD for one
  * call and zeroes it once the call returns (engine/native.ts lend): a runtime whose node:crypto
- * read them later would print other bytes here. Where a runtime has no node:crypto, keyed's own
- * kernels give the same lines.
+ * read them later would print other bytes here. Where a runtime has no node:crypto, or not the
+ * cipher, keyed's own kernels give the same lines.
  */
 function nativePathLines(key: Uint8Array): string[] {
   const aead = chacha20poly1305(key, pattern(12, 12), pattern(40, 13));
   const plaintext = pattern(8192, 14);
   const sealed = aead.seal(plaintext);
-  const opened = aead.open(sealed);
+  const m1k = pattern(1024, 16);
   const m4k = pattern(4096, 15);
-  const gmacTag = mac("gmac-aes256", key).tag(m4k);
-  const nonce = gmacTag.subarray(0, 12);
-  const hazmatGmac = gmac(key, nonce, m4k);
-  // Streams that cross the crossovers mid-way (engine/hybrid.ts hands them to node:crypto), with a
-  // random nonce each: checked against the hazmat primitives under the nonce the tag carries.
-  const gmacStream = mac("gmac-aes256", key).stream();
   const m20k = pattern(20000, 17);
-  for (let i = 0; i < m4k.length; i += 1000) gmacStream.update(m4k.subarray(i, i + 1000));
-  const streamed = gmacStream.digest();
-  const chachaStream = mac("chacha20-poly1305", key).stream();
-  for (let i = 0; i < m20k.length; i += 1000) chachaStream.update(m20k.subarray(i, i + 1000));
-  const chachaTag = chachaStream.digest();
-  const chachaNonce = chachaTag.subarray(0, 12);
-  const hazmatChacha = chacha20poly1305(key, chachaNonce, m20k).seal(new Uint8Array(0));
+  // A new key per tag: its first use lends its raw bytes. The random-nonce MACs are checked
+  // against the hazmat primitives under the nonce their tag carries.
+  const cmacTag = hex(mac("cmac-aes256", key).tag(m1k));
+  const hmacTag = hex(mac("hmac-sha512", key).tag(m4k));
+  const gmacTag = mac("gmac-aes256", key).tag(m4k);
+  const chachaTag = mac("chacha20-poly1305", key).tag(m20k);
+  const hazmatChacha = chacha20poly1305(key, chachaTag.subarray(0, 12), m20k).seal(
+    plaintext.subarray(0, 0),
+  );
+  // In 100-byte chunks, CMAC's and HMAC's streams cross the crossover mid-way, where
+  // engine/hybrid.ts hands them to node:crypto.
+  const streamed = (name: MacName, message: Uint8Array): string => {
+    const stream = mac(name, key).stream();
+    for (let i = 0; i < message.length; i += 100) stream.update(message.subarray(i, i + 100));
+    return hex(stream.digest());
+  };
   return [
-    `chacha20-poly1305 seal 8 KiB, 40 B AAD: ${hex(sha256(sealed))}, opens ${hex(opened) === hex(plaintext)}`,
-    `cmac-aes256 1 KiB, a new key: ${hex(mac("cmac-aes256", key).tag(pattern(1024, 16)))}`,
-    `hmac-sha512 4 KiB, a new key: ${hex(mac("hmac-sha512", key).tag(m4k))}`,
-    `gmac-aes256 4 KiB, a new key: agrees with hazmat gmac ${hex(gmacTag.subarray(12)) === hex(hazmatGmac)}`,
-    `gmac-aes256 4 KiB streamed in 1,000 B chunks: agrees with hazmat gmac ${
-      hex(streamed.subarray(12)) === hex(gmac(key, streamed.subarray(0, 12), m4k))
+    `chacha20-poly1305 seal 8 KiB, 40 B AAD: ${hex(sha256(sealed))}, opens ${hex(aead.open(sealed)) === hex(plaintext)}`,
+    `cmac-aes256 1 KiB, a new key: ${cmacTag}; streamed the same: ${streamed("cmac-aes256", m1k) === cmacTag}`,
+    `hmac-sha512 4 KiB, a new key: ${hmacTag}; streamed the same: ${streamed("hmac-sha512", m4k) === hmacTag}`,
+    `gmac-aes256 4 KiB, a new key: agrees with hazmat gmac ${
+      hex(gmacTag.subarray(12)) === hex(gmac(key, gmacTag.subarray(0, 12), m4k))
     }`,
-    `chacha20-poly1305 MAC 20,000 B streamed: agrees with the hazmat AEAD ${
+    `chacha20-poly1305 MAC 20,000 B, a new key: agrees with the hazmat AEAD ${
       hex(chachaTag.subarray(12)) === hex(hazmatChacha)
     }`,
   ];
