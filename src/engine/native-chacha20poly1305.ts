@@ -7,8 +7,10 @@
  * message costs more than the MAC itself.
  */
 import type { Bytes } from "../core/bytes.js";
+import { KeyedError } from "../core/errors.js";
 import { copyOut } from "./hybrid.js";
 import {
+  checkNativeOutput,
   LEND_DATA,
   LEND_KEY,
   LEND_NONCE,
@@ -19,6 +21,7 @@ import {
   nativeHasCipher,
   nativeTagsAadAlone,
   uninitializedBytes,
+  updateInSlices,
   wipeLent,
 } from "./native.js";
 import { useNative } from "./select.js";
@@ -73,12 +76,14 @@ function context(
 /** ciphertext ‖ 16-byte tag. The ciphertext is public: nothing here needs wiping. */
 function seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, plaintext: Bytes): Bytes {
   const cipher = context(false, key, nonce12, aad, plaintext.length);
-  const body = cipher.update(plaintext);
+  const out = uninitializedBytes(plaintext.length + TAG_LENGTH);
+  // In slices, each copied to its place: no second buffer as long as the message (native.ts).
+  updateInSlices(cipher, plaintext, (piece, at) => out.set(piece, at), "the ciphertext");
   // final() adds nothing to a stream cipher's output; it computes the tag.
   cipher.final();
-  const out = uninitializedBytes(plaintext.length + TAG_LENGTH);
-  out.set(body);
-  out.set(cipher.getAuthTag(), plaintext.length);
+  const tag = cipher.getAuthTag();
+  checkNativeOutput(tag, TAG_LENGTH, "the ChaCha20-Poly1305 tag");
+  out.set(tag.subarray(0, TAG_LENGTH), plaintext.length);
   return out;
 }
 
@@ -96,16 +101,23 @@ function open(
 ): Bytes | undefined {
   const decipher = context(true, key, nonce12, aad, ctLength);
   decipher.setAuthTag(sealed.subarray(ctLength));
-  const body = decipher.update(sealed.subarray(0, ctLength));
+  const plaintext = uninitializedBytes(ctLength);
   try {
+    updateInSlices(
+      decipher,
+      sealed.subarray(0, ctLength),
+      (piece, at) => {
+        plaintext.set(piece, at);
+        piece.fill(0);
+      },
+      "the plaintext",
+    );
     decipher.final();
-  } catch {
-    body.fill(0);
+  } catch (error) {
+    plaintext.fill(0);
+    if (error instanceof KeyedError) throw error;
     return undefined;
   }
-  const plaintext = uninitializedBytes(ctLength);
-  plaintext.set(body);
-  body.fill(0);
   return plaintext;
 }
 

@@ -173,7 +173,16 @@ describe("ChaCha20-Poly1305 against node:crypto and @noble/ciphers (property tes
     const key = new Uint8Array(randomBytes(32));
     const nonce = new Uint8Array(randomBytes(12));
     const crossover = NATIVE_CROSSOVER["chacha20-poly1305-aead"];
-    for (const n of [crossover - 17, crossover - 16, crossover - 1, crossover, 65536, 1 << 20]) {
+    // 64 KiB is one update slice of node:crypto's path (engine/native.ts updateInSlices).
+    for (const n of [
+      crossover - 17,
+      crossover - 16,
+      crossover - 1,
+      crossover,
+      65536,
+      196615,
+      1 << 20,
+    ]) {
       // Associated data of 1 to 64 bytes reaches node:crypto as a copy in an off-heap scratch
       // (engine/native.ts lend), longer as it is: both sides of that limit, and none.
       for (const aadLength of [65, 64, 16, 1, 0]) {

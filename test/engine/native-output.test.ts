@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { afterEach, describe, it, mock } from "node:test";
 import { type NativeCrypto, nativeCrypto } from "../../src/engine/native.js";
 import { NATIVE_CROSSOVER } from "../../src/engine/select.js";
-import { gmac } from "../../src/hazmat.js";
+import { chacha20poly1305, gmac } from "../../src/hazmat.js";
 import { KeyedError, mac } from "../../src/index.js";
 
 const noNative =
@@ -28,7 +28,7 @@ function refused(f: () => unknown, what: string): void {
   );
 }
 
-/** createCipheriv's cipher, with `getAuthTag` and `update` answering nothing. */
+/** createCipheriv's (or createDecipheriv's) cipher, with `getAuthTag` and `update` answering nothing. */
 function shortCipher(real: NativeCrypto["createCipheriv"]) {
   return (...args: Parameters<NativeCrypto["createCipheriv"]>) => {
     const cipher = real(...args);
@@ -53,6 +53,16 @@ describe("node:crypto's short answers are refused, never tags", { skip: noNative
     const zeros = real.slice();
     zeros.fill(0, 12);
     refused(() => mac("chacha20-poly1305", key).verify(message, zeros), "verify");
+  });
+
+  it("the ChaCha20-Poly1305 AEAD: seal and open, each slice of a long body", () => {
+    const nonce = new Uint8Array(12);
+    const plaintext = new Uint8Array(randomBytes(200_000)); // four update slices
+    const sealed = chacha20poly1305(key, nonce).seal(plaintext);
+    mock.method(crypto, "createCipheriv", shortCipher(crypto.createCipheriv.bind(crypto)));
+    mock.method(crypto, "createDecipheriv", shortCipher(crypto.createDecipheriv.bind(crypto)));
+    refused(() => chacha20poly1305(key, nonce).seal(plaintext), "seal");
+    refused(() => chacha20poly1305(key, nonce).open(sealed), "open");
   });
 
   it("GMAC: the safe MAC and hazmat gmac", () => {

@@ -138,12 +138,23 @@ describe("CMAC against a node:crypto CBC oracle (property tests)", () => {
     }
   });
   it("one key, many messages in a row: each tag as under a fresh key (node:crypto's CBC context is kept between messages)", () => {
-    // Lengths on keyed's kernel, past the crossover, and past the native path's join limit
-    // (32 KiB, three calls then), with streams and verifies between them.
+    // Lengths on keyed's kernel, past the crossover, past the native path's join limit (32 KiB,
+    // three calls then) and past its 64 KiB update slices (engine/native.ts updateInSlices),
+    // with streams and verifies between them.
     const length = fc.oneof(
       fc.integer({ min: 0, max: 40 }),
       fc.integer({ min: 1000, max: 5000 }),
-      fc.constantFrom(16, 32, 2048, 32 * 1024 - 16, 32 * 1024 - 15, 32 * 1024, 40000),
+      fc.constantFrom(
+        16,
+        32,
+        2048,
+        32 * 1024 - 16,
+        32 * 1024 - 15,
+        32 * 1024,
+        40000,
+        65568,
+        150001,
+      ),
     );
     for (const size of [16, 24, 32]) {
       fc.assert(
