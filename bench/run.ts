@@ -193,6 +193,28 @@ function pinMainThread(): void {
   if (cpu !== undefined) spawnSync("taskset", ["-p", "-c", cpu, String(process.pid)]);
 }
 
+// --- malloc's thresholds in a child ------------------------------------------------------------
+//
+// node:crypto answers every cipher `update` with a new buffer as long as its input, and glibc's
+// malloc decides where such a buffer comes from by thresholds it moves as the process frees large
+// blocks: past the mmap threshold, fresh pages from the kernel; past the trim threshold, the top
+// of the heap goes back to it after a collection, and the next batch faults it in again. Which
+// state a child ends up in depends on the order of its first large frees, and on this VM a page
+// fault is dear: in one child the CMAC-AES256 rows at 8 KiB took 23 (keyed) and 16 µs
+// (node:crypto), in the next 11 and 14, and a ChaCha20-Poly1305 seal of 1 MiB took 0.4 ms in one
+// process and 6 ms in another, with six times the page faults (2026-12-05). Setting the thresholds
+// (GLIBC_TUNABLES) switches that movement off, the same for every contender, so a cell measures
+// the code rather than the allocator's history. Where the caller sets GLIBC_TUNABLES, or with
+// KEYED_BENCH_MALLOC=dynamic, children keep glibc's defaults. Other C libraries ignore it.
+
+const FIXED_MALLOC = "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=268435456";
+
+/** True when children run with FIXED_MALLOC (Linux, unless the caller chose otherwise). */
+const mallocFixed =
+  platform() === "linux" &&
+  process.env.GLIBC_TUNABLES === undefined &&
+  process.env.KEYED_BENCH_MALLOC !== "dynamic";
+
 /** A child's output, and whether its main thread was pinned. */
 interface ChildRun<T> {
   result: T;
@@ -207,6 +229,7 @@ function spawnChild<T>(job: string): ChildRun<T> {
   const env = { ...process.env };
   delete env.KEYED_BENCH_CPU;
   if (cpu !== undefined) env.KEYED_BENCH_CPU = String(cpu);
+  if (mallocFixed) env.GLIBC_TUNABLES = FIXED_MALLOC;
   const r = spawnSync(process.execPath, argv, {
     env,
     stdio: ["ignore", "pipe", "inherit"],
@@ -351,7 +374,7 @@ function machine() {
  * The machine line's facts; `pinned`: every child of the suite had its main thread on the CPU a
  * probe ran fastest on just before it (see fastestCpu). Absent in results from before it existed.
  */
-type Machine = ReturnType<typeof machine> & { pinned?: boolean };
+type Machine = ReturnType<typeof machine> & { pinned?: boolean; mallocFixed?: boolean };
 
 function machineLine(m: Machine): string {
   const when = m.date.slice(0, 10);
@@ -359,7 +382,8 @@ function machineLine(m: Machine): string {
   const pinned = m.pinned
     ? "; each algorithm's main thread pinned to the faster CPU at its start"
     : "";
-  return `${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.os}${backend}; ${when}, load ${m.loadAtStart} at start${pinned}`;
+  const malloc = m.mallocFixed ? "; malloc's mmap and trim thresholds fixed" : "";
+  return `${m.cpu}, ${m.cores} cores, Node ${m.node}, ${m.os}${backend}; ${when}, load ${m.loadAtStart} at start${pinned}${malloc}`;
 }
 
 function section(
@@ -407,7 +431,10 @@ so every contender pays for the garbage it makes and for no one else's (bench/ha
 On Linux each algorithm's main thread is pinned (taskset) to the CPU a short probe loop runs
 fastest on just before its process starts (\`KEYED_BENCH_PIN=0\` turns that off): on a shared host
 one vCPU can run much slower than another for minutes at a time, and not equally slower for every
-contender.
+contender. On Linux each child also runs with glibc's malloc thresholds fixed (\`GLIBC_TUNABLES\`,
+\`KEYED_BENCH_MALLOC=dynamic\` for the defaults): with the defaults, whether a large output comes
+from fresh pages depends on the process's history of frees, and moved the cells of node:crypto's
+path by up to 15× from one process to the next on this VM (bench/run.ts says how).
 
 keyed's engine hands long inputs of some families to node:crypto (src/engine/select.ts), and the
 sections say from which size. \`KEYED_BACKEND=js npm run bench -- --quick\` prints keyed's own
@@ -536,7 +563,7 @@ async function main(): Promise<void> {
     const cases = runs.flatMap((run) => run.result);
     const alloc = allocation?.result ?? [];
     const pinned = [...runs, ...(allocation ? [allocation] : [])].every((run) => run.pinned);
-    const m: Machine = { ...atStart, pinned };
+    const m: Machine = { ...atStart, pinned, mallocFixed };
     const body = section(suite, m, cases, alloc);
     process.stdout.write(`\n## ${suite.name}${args.quick ? " (quick)" : ""}\n\n${body}\n`);
     if (args.quick) continue;

@@ -18,7 +18,7 @@ import {
   type NativeCrypto,
   nativeCrypto,
   nativeHasCipher,
-  updateInSlices,
+  updateDiscarding,
 } from "./native.js";
 import { cmacFamily, type NativeFamily, useNative } from "./select.js";
 
@@ -151,7 +151,7 @@ export class NativeCmac {
       try {
         for (let i = 0; i < 16; i++) block[i] = message[i] ^ chain[i];
         cipher.update(block);
-        updateInSlices(cipher, message.subarray(16, lastStart));
+        updateDiscarding(cipher, message.subarray(16, lastStart));
         this.maskLast(message, lastStart, count, block, 0);
         final = cipher.update(block);
       } finally {
@@ -187,7 +187,7 @@ export class NativeCmac {
             // Whole blocks straight through, keeping back the chunk's last (partial or full) block.
             const keep = (chunk.length - pos) % 16 || 16;
             const end = chunk.length - keep;
-            updateInSlices(cipher, chunk.subarray(pos, end));
+            updateDiscarding(cipher, chunk.subarray(pos, end));
             pos = end;
           }
           while (tailLength < 16 && pos < chunk.length) tail[tailLength++] = chunk[pos++];

@@ -173,7 +173,6 @@ describe("ChaCha20-Poly1305 against node:crypto and @noble/ciphers (property tes
     const key = new Uint8Array(randomBytes(32));
     const nonce = new Uint8Array(randomBytes(12));
     const crossover = NATIVE_CROSSOVER["chacha20-poly1305-aead"];
-    // 64 KiB is one update slice of node:crypto's path (engine/native.ts updateInSlices).
     for (const n of [
       crossover - 17,
       crossover - 16,
