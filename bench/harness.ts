@@ -312,24 +312,35 @@ interface Batch {
 }
 
 /**
- * Warms contender `index` up and returns its calls per `batchMs`. Warm-up ends when two estimates
- * in a row agree within 10%: until then the code is still moving from interpreter to optimized.
+ * Warms contender `index` up and returns its calls per `batchMs`. Warm-up runs for at least four
+ * batches' worth of time and ends when a batch's time per call agrees within 10% with the fastest
+ * seen so far: until then the code is still moving from interpreter to optimized, and a process
+ * meeting a new size is still growing its heap. The batch size comes from that fastest time, not
+ * the last: a slow moment (a collection, fresh pages, another process) only ever makes a batch
+ * slower, and a size taken from one made the batches short for the whole case, so the timed
+ * collection at each batch's end weighed on few calls (2026-12-05: keyed's first seals of 1 MiB
+ * took 4 ms against 0.5 later, and it got batches of 5 calls against node:crypto's 26, with
+ * samples up to 2.4 times its median).
  */
 function* calibrate(index: number, batchMs: number): Generator<Batch, number, number> {
   let n = 1;
   let ms = yield { index, calls: n };
+  let spent = ms;
   while (ms < batchMs / 4) {
     n *= 2;
     ms = yield { index, calls: n };
+    spent += ms;
   }
-  n = Math.max(1, Math.round((n * batchMs) / ms));
-  for (let tries = 0; tries < 8; tries++) {
-    const next = Math.max(1, Math.round((n * batchMs) / (yield { index, calls: n })));
-    const settled = Math.abs(next - n) <= n / 10;
-    n = next;
-    if (settled) break;
+  let fastest = ms / n;
+  for (let tries = 0; tries < 12; tries++) {
+    n = Math.max(1, Math.round(batchMs / fastest));
+    ms = yield { index, calls: n };
+    spent += ms;
+    const settled = Math.abs(ms / n - fastest) <= fastest / 10;
+    fastest = Math.min(fastest, ms / n);
+    if (settled && spent >= 4 * batchMs) break;
   }
-  return n;
+  return Math.max(1, Math.round(batchMs / fastest));
 }
 
 function quantile(sorted: number[], q: number): number {
@@ -340,6 +351,16 @@ function quantile(sorted: number[], q: number): number {
 }
 
 /**
+ * The most message bytes one batch may pass through its calls. V8 starts a full collection when
+ * off-heap memory (node:crypto's output buffers, Buffers, WebAssembly copies) grows past a limit
+ * between collections, and a batch that crosses it pays for one: with ~20 ms batches of
+ * node:crypto's ChaCha20-Poly1305 seal at 8 KiB (~2,000 calls, three buffers each) batches sat on
+ * that edge, and the same code in two rows read 10.5 and 13.5 µs (2026-12-05). Capped, such rows
+ * agree within 3%; a 1 MiB case gets batches of 8 calls.
+ */
+const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+
+/**
  * The measurement of one case, as a plan: it yields the batches to time one at a time, is sent
  * back each batch's milliseconds, and returns the result. `runCase` drives it synchronously and
  * `runCaseAsync` awaits asynchronous contenders: one plan, so both measure the same way.
@@ -348,7 +369,10 @@ function* plan(c: BenchCase, options: TimingOptions): Generator<Batch, CaseResul
   const { contenders } = c;
   options.log(`  ${c.algorithm} ${c.size} B: warm-up`);
   const batches: number[] = [];
-  for (let i = 0; i < contenders.length; i++) batches.push(yield* calibrate(i, options.batchMs));
+  const most = Math.max(1, Math.floor(MAX_BATCH_BYTES / Math.max(1, c.size)));
+  for (let i = 0; i < contenders.length; i++) {
+    batches.push(Math.min(most, yield* calibrate(i, options.batchMs)));
+  }
   const samples: number[][] = contenders.map(() => []);
   for (let round = 0; round < options.rounds; round++) {
     // Rotate who goes first, so no contender always follows the same neighbour. Each batch pays

@@ -84,8 +84,10 @@ function seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, plaintext: 
   const tag = cipher.getAuthTag();
   checkNativeOutput(tag, TAG_LENGTH, "the ChaCha20-Poly1305 tag");
   const out = uninitializedBytes(plaintext.length + TAG_LENGTH);
-  out.set(body.subarray(0, plaintext.length));
-  out.set(tag.subarray(0, TAG_LENGTH), plaintext.length);
+  // Whole, not through subarray (~100 ns each): at least as long as due (checked above), and
+  // node:crypto gives exactly that.
+  out.set(body);
+  out.set(tag, plaintext.length);
   return out;
 }
 
@@ -113,7 +115,7 @@ function open(
     return undefined; // final()'s throw: a wrong tag
   }
   const plaintext = uninitializedBytes(ctLength);
-  plaintext.set(body.subarray(0, ctLength));
+  plaintext.set(body);
   body.fill(0);
   return plaintext;
 }
