@@ -351,27 +351,50 @@ function quantile(sorted: number[], q: number): number {
 }
 
 /**
- * The most message bytes one batch may pass through its calls. V8 starts a full collection when
- * off-heap memory (node:crypto's output buffers, Buffers, WebAssembly copies) grows past a limit
+ * The most off-heap memory one batch may allocate (node:crypto's output buffers, Buffers, keyed's
+ * outputs past 64 bytes). V8 starts a full collection when off-heap memory grows past a limit
  * between collections, and a batch that crosses it pays for one: with ~20 ms batches of
- * node:crypto's ChaCha20-Poly1305 seal at 8 KiB (~2,000 calls, three buffers each) batches sat on
- * that edge, and the same code in two rows read 10.5 and 13.5 µs (2026-12-05). Capped, such rows
- * agree within 3%; a 1 MiB case gets batches of 8 calls.
+ * node:crypto's ChaCha20-Poly1305 seal at 8 KiB (~2,000 calls of ~16 KiB each) batches sat on that
+ * edge, and the same code in two rows read 10.5 and 13.5 µs (2026-12-05). Capped, such rows agree
+ * within 3%. A contender that allocates none (a MAC's 16-byte tag lives on V8's heap) keeps its
+ * full batches.
  */
-const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+const MAX_BATCH_OFF_HEAP = 16 * 1024 * 1024;
+
+/** Calls per batch for a contender allocating `offHeapPerCall` bytes off V8's heap a call. */
+function offHeapCap(offHeapPerCall: number): number {
+  return offHeapPerCall > 0
+    ? Math.max(1, Math.floor(MAX_BATCH_OFF_HEAP / offHeapPerCall))
+    : Infinity;
+}
+
+/** Untimed calls before and during the off-heap probe of `offHeapBytes`. */
+const PROBE_CALLS = 8;
+
+/**
+ * Off-heap bytes one call of `fn` allocates: ArrayBuffer memory grown over PROBE_CALLS calls, after
+ * as many more (so a WebAssembly memory grown on first use is not counted), with no collection
+ * between (each batch starts with one).
+ */
+function offHeapDelta(before: number): number {
+  return Math.max(0, (process.memoryUsage().arrayBuffers - before) / PROBE_CALLS);
+}
 
 /**
  * The measurement of one case, as a plan: it yields the batches to time one at a time, is sent
  * back each batch's milliseconds, and returns the result. `runCase` drives it synchronously and
  * `runCaseAsync` awaits asynchronous contenders: one plan, so both measure the same way.
  */
-function* plan(c: BenchCase, options: TimingOptions): Generator<Batch, CaseResult, number> {
+function* plan(
+  c: BenchCase,
+  options: TimingOptions,
+  offHeapPerCall: number[],
+): Generator<Batch, CaseResult, number> {
   const { contenders } = c;
   options.log(`  ${c.algorithm} ${c.size} B: warm-up`);
   const batches: number[] = [];
-  const most = Math.max(1, Math.floor(MAX_BATCH_BYTES / Math.max(1, c.size)));
   for (let i = 0; i < contenders.length; i++) {
-    batches.push(Math.min(most, yield* calibrate(i, options.batchMs)));
+    batches.push(Math.min(offHeapCap(offHeapPerCall[i]), yield* calibrate(i, options.batchMs)));
   }
   const samples: number[][] = contenders.map(() => []);
   for (let round = 0; round < options.rounds; round++) {
@@ -408,7 +431,15 @@ export function runCase(c: BenchCase, options: TimingOptions): CaseResult {
     const fn = k.fn;
     return (n: number): number => loop(fn, n);
   });
-  const steps = plan(c, options);
+  const offHeap = c.contenders.map((k) => {
+    const fn = k.fn as () => void;
+    for (let i = 0; i < PROBE_CALLS; i++) fn();
+    collectYoung();
+    const before = process.memoryUsage().arrayBuffers;
+    for (let i = 0; i < PROBE_CALLS; i++) fn();
+    return offHeapDelta(before);
+  });
+  const steps = plan(c, options, offHeap);
   let step = steps.next();
   while (!step.done) step = steps.next(timers[step.value.index](step.value.calls));
   return step.value;
@@ -429,7 +460,15 @@ export async function runCaseAsync(c: BenchCase, options: TimingOptions): Promis
     const fn = k.fn;
     return (n) => loop(fn, n);
   });
-  const steps = plan(c, options);
+  const offHeap: number[] = [];
+  for (const k of c.contenders) {
+    for (let i = 0; i < PROBE_CALLS; i++) await k.fn();
+    collectYoung();
+    const before = process.memoryUsage().arrayBuffers;
+    for (let i = 0; i < PROBE_CALLS; i++) await k.fn();
+    offHeap.push(offHeapDelta(before));
+  }
+  const steps = plan(c, options, offHeap);
   let step = steps.next();
   while (!step.done) step = steps.next(await timers[step.value.index](step.value.calls));
   return step.value;

@@ -85,9 +85,10 @@ function seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, plaintext: 
   checkNativeOutput(tag, TAG_LENGTH, "the ChaCha20-Poly1305 tag");
   const out = uninitializedBytes(plaintext.length + TAG_LENGTH);
   // Whole, not through subarray (~100 ns each): at least as long as due (checked above), and
-  // node:crypto gives exactly that.
+  // node:crypto gives exactly that. The tag by a loop: `set` costs more than 16 byte stores.
   out.set(body);
-  out.set(tag, plaintext.length);
+  const at = plaintext.length;
+  for (let i = 0; i < TAG_LENGTH; i++) out[at + i] = tag[i];
   return out;
 }
 
