@@ -167,21 +167,30 @@ function cpusToProbe(): number[] {
   return pinCandidates;
 }
 
-/** The CPU the probe runs fastest on now, or undefined (pinning off, or no probe ran). */
-function fastestCpu(): number | undefined {
+/** Each probed CPU's probe time (ms) just before a child starts, and the fastest of them. */
+interface CpuChoice {
+  cpu: number | undefined;
+  probeMs: Record<string, number>;
+}
+
+/** The CPU the probe runs fastest on now (undefined: pinning off, or no probe ran), with the times. */
+function fastestCpu(): CpuChoice {
   let best: number | undefined;
   let bestMs = Number.POSITIVE_INFINITY;
+  const probeMs: Record<string, number> = {};
   for (const cpu of cpusToProbe()) {
     const r = spawnSync("taskset", ["-c", String(cpu), process.execPath, "-e", CPU_PROBE], {
       encoding: "utf8",
     });
     const ms = Number(r.stdout);
-    if (r.status === 0 && Number.isFinite(ms) && ms < bestMs) {
+    if (r.status !== 0 || !Number.isFinite(ms)) continue;
+    probeMs[cpu] = round(ms, 1);
+    if (ms < bestMs) {
       best = cpu;
       bestMs = ms;
     }
   }
-  return best;
+  return { cpu: best, probeMs };
 }
 
 /**
@@ -215,16 +224,20 @@ const mallocFixed =
   process.env.GLIBC_TUNABLES === undefined &&
   process.env.KEYED_BENCH_MALLOC !== "dynamic";
 
-/** A child's output, and whether its main thread was pinned. */
+/**
+ * A child's output; whether its main thread was pinned; and, kept in the results so that a child
+ * whose rows all moved can be told apart later, the CPU it ran on and the probe times behind that.
+ */
 interface ChildRun<T> {
   result: T;
   pinned: boolean;
+  child: { job: string; cpu?: number; probeMs: Record<string, number> };
 }
 
 function spawnChild<T>(job: string): ChildRun<T> {
   const argv = [...process.execArgv, SCRIPT, `--child=${job}`];
   if (args.quick) argv.push("--quick");
-  const cpu = fastestCpu();
+  const { cpu, probeMs } = fastestCpu();
   // Only this run's choice pins a child: a KEYED_BENCH_CPU from the caller's environment does not.
   const env = { ...process.env };
   delete env.KEYED_BENCH_CPU;
@@ -237,7 +250,11 @@ function spawnChild<T>(job: string): ChildRun<T> {
     maxBuffer: 1 << 24,
   });
   if (r.status !== 0) throw new Error(`bench child ${job} failed (exit ${r.status ?? r.signal})`);
-  return { result: JSON.parse(r.stdout) as T, pinned: cpu !== undefined };
+  return {
+    result: JSON.parse(r.stdout) as T,
+    pinned: cpu !== undefined,
+    child: { job, ...(cpu !== undefined ? { cpu } : {}), probeMs },
+  };
 }
 
 // --- formatting --------------------------------------------------------------------------------
@@ -374,7 +391,11 @@ function machine() {
  * The machine line's facts; `pinned`: every child of the suite had its main thread on the CPU a
  * probe ran fastest on just before it (see fastestCpu). Absent in results from before it existed.
  */
-type Machine = ReturnType<typeof machine> & { pinned?: boolean; mallocFixed?: boolean };
+type Machine = ReturnType<typeof machine> & {
+  pinned?: boolean;
+  mallocFixed?: boolean;
+  children?: ChildRun<unknown>["child"][];
+};
 
 function machineLine(m: Machine): string {
   const when = m.date.slice(0, 10);
@@ -563,7 +584,8 @@ async function main(): Promise<void> {
     const cases = runs.flatMap((run) => run.result);
     const alloc = allocation?.result ?? [];
     const pinned = [...runs, ...(allocation ? [allocation] : [])].every((run) => run.pinned);
-    const m: Machine = { ...atStart, pinned, mallocFixed };
+    const children = [...runs, ...(allocation ? [allocation] : [])].map((run) => run.child);
+    const m: Machine = { ...atStart, pinned, mallocFixed, children };
     const body = section(suite, m, cases, alloc);
     process.stdout.write(`\n## ${suite.name}${args.quick ? " (quick)" : ""}\n\n${body}\n`);
     if (args.quick) continue;
