@@ -448,7 +448,10 @@ every call. Rows named "keyed" or "keyed <variant>" are keyed's; every other row
 last column (or columns) is a keyed row, keyed's prepared key unless the header names another,
 over the fastest peer: under 1 means keyed is faster. Each section's notes say what its rows call.
 Each batch of calls starts after a young-generation collection (untimed) and ends with one (timed),
-so every contender pays for the garbage it makes and for no one else's (bench/harness.ts).
+so every contender pays for the garbage it makes and for no one else's (bench/harness.ts). A
+batch's size comes from the fastest of its warm-up batches, and a batch allocates at most 16 MiB
+off V8's heap (node:crypto's output buffers): past V8's off-heap limit a batch pays for a full
+collection, and identical rows then read up to 30% apart.
 On Linux each algorithm's main thread is pinned (taskset) to the CPU a short probe loop runs
 fastest on just before its process starts (\`KEYED_BENCH_PIN=0\` turns that off): on a shared host
 one vCPU can run much slower than another for minutes at a time, and not equally slower for every
