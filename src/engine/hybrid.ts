@@ -5,7 +5,6 @@
  */
 import { type Bytes, copyBytes } from "../core/bytes.js";
 import type { MacKernelState } from "../core/mac.js";
-import { checkNativeOutput } from "./native.js";
 import { NATIVE_CROSSOVER, type NativeFamily, useNative } from "./select.js";
 
 /** The native side of a stream: fed every byte, then asked for the tag. */
@@ -61,11 +60,4 @@ function adapt(sink: NativeSink): MacKernelState {
     finish: (out) => sink.finish(out),
     wipe: () => {},
   };
-}
-
-/** Copies `length` bytes of a native result into `out` and wipes the result. */
-export function copyOut(result: Uint8Array, out: Bytes, length: number): void {
-  checkNativeOutput(result, length, "a digest or tag");
-  for (let i = 0; i < length; i++) out[i] = result[i];
-  result.fill(0);
 }

@@ -12,12 +12,12 @@ import { redactKeyMaterial } from "../core/redact.js";
 import { hybridState, type NativeSink } from "./hybrid.js";
 import {
   aesName,
-  checkNativeOutput,
   LazyNativeKey,
   type NativeCipher,
   type NativeCrypto,
   nativeCrypto,
   nativeHasCipher,
+  takeNativeOutput,
   updateDiscarding,
 } from "./native.js";
 import { cmacFamily, type NativeFamily, useNative } from "./select.js";
@@ -210,13 +210,7 @@ export class NativeCmac {
 
 /** The tag, the last 16 bytes of `final`, to out[0 .. 16), zeroed in `final`. */
 function takeTag(final: Uint8Array, out: Bytes): void {
-  checkNativeOutput(final, 16, "CMAC's last block");
-  // A byte loop, not copyOut: Buffer's fill costs a quarter of a microsecond.
-  const end = final.length - 16;
-  for (let i = 0; i < 16; i++) {
-    out[i] = final[end + i];
-    final[end + i] = 0;
-  }
+  takeNativeOutput(final, out, 16, "CMAC's last block", Math.max(0, final.length - 16));
 }
 
 redactKeyMaterial(NativeCmac);

@@ -8,12 +8,12 @@ import type { Bytes } from "../core/bytes.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import {
   aesName,
-  checkNativeOutput,
   LazyNativeKey,
   type NativeCrypto,
   type NativeKey,
   nativeCrypto,
   nativeTagsAadAlone,
+  takeNativeOutput,
 } from "./native.js";
 import { useNative } from "./select.js";
 
@@ -43,13 +43,7 @@ function tag(
   const cipher = (nativeCrypto as NativeCrypto).createCipheriv(cipherName, key, nonce);
   cipher.setAAD(message);
   cipher.final();
-  const result = cipher.getAuthTag();
-  checkNativeOutput(result, 16, "GMAC's tag");
-  // A byte loop, not copyOut: Buffer's fill costs a quarter of a microsecond.
-  for (let i = 0; i < 16; i++) {
-    out[i] = result[i];
-    result[i] = 0;
-  }
+  takeNativeOutput(cipher.getAuthTag(), out, 16, "GMAC's tag");
 }
 
 export class NativeGmac {

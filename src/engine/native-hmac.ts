@@ -7,13 +7,14 @@
 import type { Bytes } from "../core/bytes.js";
 import type { MacKernelState } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
-import { copyOut, hybridState, type NativeSink } from "./hybrid.js";
+import { hybridState, type NativeSink } from "./hybrid.js";
 import {
   checkNativeOutput,
   LazyNativeKey,
   type NativeCrypto,
   type NativeHash,
   nativeCrypto,
+  takeNativeOutput,
 } from "./native.js";
 import { hmacFamily, type NativeFamily, useNative } from "./select.js";
 
@@ -31,6 +32,8 @@ export interface NativeHmacSource {
 
 /** Up to this length, HMAC's inner hash is node:crypto's one-shot hash (see NativeHmac.startScratch). */
 const ONE_SHOT_HASH_LIMIT = 65536;
+/** What a short digest from createHmac is called in the refusal (native.ts checkNativeOutput). */
+const DIGEST = "createHmac's digest";
 /** The pad block and message for the one-shot hash; grown on demand, wiped after every use. */
 let scratch = new Uint8Array(0);
 
@@ -78,7 +81,7 @@ export class NativeHmac {
       scratch.set(message, at);
       this.hashScratch(at + message.length, out);
     } else {
-      copyOut(this.hmac().update(message).digest(), out, this.outputLength);
+      takeNativeOutput(this.hmac().update(message).digest(), out, this.outputLength, DIGEST);
     }
   }
 
@@ -94,7 +97,7 @@ export class NativeHmac {
     } else {
       const h = this.hmac();
       for (const part of parts) h.update(part);
-      copyOut(h.digest(), out, this.outputLength);
+      takeNativeOutput(h.digest(), out, this.outputLength, DIGEST);
     }
   }
 
@@ -161,7 +164,7 @@ export class NativeHmac {
       update: (chunk: Bytes) => {
         h.update(chunk);
       },
-      finish: (out: Bytes) => copyOut(h.digest(), out, this.outputLength),
+      finish: (out: Bytes) => takeNativeOutput(h.digest(), out, this.outputLength, DIGEST),
     };
   }
 

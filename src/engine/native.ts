@@ -4,7 +4,7 @@
  * keyed's own kernels serve. Only the few calls keyed needs are typed here.
  */
 
-import { copyBytes } from "../core/bytes.js";
+import { type Bytes, copyBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import { redactKeyMaterial } from "../core/redact.js";
 
@@ -154,6 +154,26 @@ export function checkNativeOutput(result: Uint8Array, length: number, what: stri
 }
 
 /**
+ * Moves result[from .. from + length) (a digest, a tag, CMAC's last block) to out[at ..), zeroing
+ * it in `result`, once checkNativeOutput has found it all there. A byte loop: Buffer's `fill` and
+ * `set` cost more than a few dozen byte stores.
+ */
+export function takeNativeOutput(
+  result: Uint8Array,
+  out: Bytes,
+  length: number,
+  what: string,
+  from = 0,
+  at = 0,
+): void {
+  checkNativeOutput(result, from + length, what);
+  for (let i = 0; i < length; i++) {
+    out[at + i] = result[from + i];
+    result[from + i] = 0;
+  }
+}
+
+/**
  * The most bytes one `update` of `updateDiscarding` hands to node:crypto. Its output is a new
  * buffer as long as its input, and a megabyte of it is fresh pages when malloc hands large blocks
  * out by mmap, faulted in on every call: in such a process an AES-256-CBC pass over 1 MiB took
@@ -161,7 +181,7 @@ export function checkNativeOutput(result: Uint8Array, length: number, what: stri
  * keeps large blocks on its heap (scratch/big-native.ts, 2026-12-05). Sixteen calls more per
  * megabyte cost ~10 µs.
  */
-export const UPDATE_SLICE = 64 * 1024;
+const UPDATE_SLICE = 64 * 1024;
 
 /**
  * Runs `data` through `cipher` for its effect on the cipher's state only (CMAC's chaining
