@@ -255,34 +255,53 @@ export async function checkContendersAsync(
   }
 }
 
-/** Runs `fn` `n` times and returns the time taken, in ms. */
+/**
+ * What a batch measures: its time in ms (timed between two collectYoung()s, the first untimed, the
+ * second timed), or the ArrayBuffer memory its calls leave behind, in bytes (after one untimed
+ * collectYoung(), before the next: what they allocated off V8's heap).
+ */
+type Measure = "time" | "offHeap";
+
+/** Runs `fn` `n` times and returns what the loop measures. */
 type Loop = (fn: () => void, n: number) => number;
 type AsyncLoop = (fn: () => Promise<void>, n: number) => Promise<number>;
 const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => AsyncLoop;
+
+const arrayBuffers = (): number => process.memoryUsage().arrayBuffers;
 
 /**
  * A loop compiled for one contender. With one loop shared by all, its call site would see every
  * contender's function, and V8 would deoptimize and recompile it in the middle of samples; with
  * its own, each contender's function can be inlined into its loop, the same for every contender.
  */
-function makeLoop(): Loop {
-  const loop = new Function("collect", "fn", "n", loopBody("fn()"));
-  return (fn, n) => loop(collectYoung, fn, n);
+function makeLoop(measure: Measure): Loop {
+  const loop = new Function("collect", "arrayBuffers", "fn", "n", loopBody("fn()", measure));
+  return (fn, n) => loop(collectYoung, arrayBuffers, fn, n);
 }
 
 /** The same for an asynchronous contender: each call is awaited before the next. */
-function makeAsyncLoop(): AsyncLoop {
-  const loop = new AsyncFunction("collect", "fn", "n", loopBody("await fn()")) as unknown as (
+function makeAsyncLoop(measure: Measure): AsyncLoop {
+  const loop = new AsyncFunction(
+    "collect",
+    "arrayBuffers",
+    "fn",
+    "n",
+    loopBody("await fn()", measure),
+  ) as unknown as (
     collect: () => void,
+    arrayBuffers: () => number,
     fn: () => Promise<void>,
     n: number,
   ) => Promise<number>;
-  return (fn, n) => loop(collectYoung, fn, n);
+  return (fn, n) => loop(collectYoung, arrayBuffers, fn, n);
 }
 
-/** A timed batch of `n` calls, between two collectYoung()s: the first untimed, the second timed. */
-function loopBody(call: string): string {
-  return `collect(); const t = performance.now(); for (let i = 0; i < n; i++) ${call}; collect(); return performance.now() - t;`;
+/** A batch of `n` calls, measuring `measure`. */
+function loopBody(call: string, measure: Measure): string {
+  const calls = `for (let i = 0; i < n; i++) ${call};`;
+  return measure === "time"
+    ? `collect(); const t = performance.now(); ${calls} collect(); return performance.now() - t;`
+    : `collect(); const before = arrayBuffers(); ${calls} return arrayBuffers() - before;`;
 }
 
 /** V8's gc(): the one --expose-gc gives, or, when the process started without it, exposed here. */
@@ -305,10 +324,12 @@ const gc: (options?: { type: "minor" | "major" }) => void =
  */
 export const collectYoung = (): void => gc({ type: "minor" });
 
-/** A batch to time: contender `index`, `calls` times in a row. */
+/** A batch to run: contender `index`, `calls` times in a row, timed unless `offHeap` is set. */
 interface Batch {
   index: number;
   calls: number;
+  /** Measure the off-heap memory the calls allocate (bytes) instead of their time. */
+  offHeap?: true;
 }
 
 /**
@@ -368,33 +389,36 @@ function offHeapCap(offHeapPerCall: number): number {
     : Infinity;
 }
 
-/** Untimed calls before and during the off-heap probe of `offHeapBytes`. */
-const PROBE_CALLS = 8;
-
 /**
- * Off-heap bytes one call of `fn` allocates: ArrayBuffer memory grown over PROBE_CALLS calls, after
- * as many more (so a WebAssembly memory grown on first use is not counted), with no collection
- * between (each batch starts with one).
+ * Single calls over which a contender's off-heap bytes per call are measured, after its warm-up
+ * (so a WebAssembly memory grown on first use is not counted); their median is kept. One call at
+ * a time: over several in a row a megabyte-output contender reaches V8's off-heap limit, a
+ * collection frees part of what they made, and the estimate falls (node:crypto's 1 MiB seal read
+ * a quarter of its 2 MiB a call over 8 calls). The median, not the most: one call in several takes
+ * a new 8 KiB slab for Buffer's pool.
  */
-function offHeapDelta(before: number): number {
-  return Math.max(0, (process.memoryUsage().arrayBuffers - before) / PROBE_CALLS);
-}
+const PROBE_CALLS = 8;
 
 /**
  * The measurement of one case, as a plan: it yields the batches to time one at a time, is sent
  * back each batch's milliseconds, and returns the result. `runCase` drives it synchronously and
  * `runCaseAsync` awaits asynchronous contenders: one plan, so both measure the same way.
  */
-function* plan(
-  c: BenchCase,
-  options: TimingOptions,
-  offHeapPerCall: number[],
-): Generator<Batch, CaseResult, number> {
+function* plan(c: BenchCase, options: TimingOptions): Generator<Batch, CaseResult, number> {
   const { contenders } = c;
   options.log(`  ${c.algorithm} ${c.size} B: warm-up`);
   const batches: number[] = [];
   for (let i = 0; i < contenders.length; i++) {
-    batches.push(Math.min(offHeapCap(offHeapPerCall[i]), yield* calibrate(i, options.batchMs)));
+    const calls = yield* calibrate(i, options.batchMs);
+    const offHeap: number[] = [];
+    for (let probe = 0; probe < PROBE_CALLS; probe++) {
+      offHeap.push(yield { index: i, calls: 1, offHeap: true });
+    }
+    const perCall = quantile(
+      offHeap.sort((a, b) => a - b),
+      0.5,
+    );
+    batches.push(Math.min(offHeapCap(perCall), calls));
   }
   const samples: number[][] = contenders.map(() => []);
   for (let round = 0; round < options.rounds; round++) {
@@ -425,23 +449,13 @@ function* plan(
 
 /** Measures a case of synchronous contenders (`runCaseAsync` takes any). */
 export function runCase(c: BenchCase, options: TimingOptions): CaseResult {
-  const timers = c.contenders.map((k) => {
+  const runners = c.contenders.map((k) => {
     if (k.async) throw new Error(`${k.name} is asynchronous: time it with runCaseAsync`);
-    const loop = makeLoop();
-    const fn = k.fn;
-    return (n: number): number => loop(fn, n);
+    return syncRunner(k.fn);
   });
-  const offHeap = c.contenders.map((k) => {
-    const fn = k.fn as () => void;
-    for (let i = 0; i < PROBE_CALLS; i++) fn();
-    collectYoung();
-    const before = process.memoryUsage().arrayBuffers;
-    for (let i = 0; i < PROBE_CALLS; i++) fn();
-    return offHeapDelta(before);
-  });
-  const steps = plan(c, options, offHeap);
+  const steps = plan(c, options);
   let step = steps.next();
-  while (!step.done) step = steps.next(timers[step.value.index](step.value.calls));
+  while (!step.done) step = steps.next(runners[step.value.index](step.value));
   return step.value;
 }
 
@@ -450,28 +464,24 @@ export function runCase(c: BenchCase, options: TimingOptions): CaseResult {
  * yields inside its timed span; the `await` on its result comes after the clock is read.
  */
 export async function runCaseAsync(c: BenchCase, options: TimingOptions): Promise<CaseResult> {
-  const timers = c.contenders.map((k): ((n: number) => number | Promise<number>) => {
-    if (k.async) {
-      const loop = makeAsyncLoop();
-      const fn = k.fn;
-      return (n) => loop(fn, n);
-    }
-    const loop = makeLoop();
+  const runners = c.contenders.map((k): ((batch: Batch) => number | Promise<number>) => {
+    if (!k.async) return syncRunner(k.fn);
+    const time = makeAsyncLoop("time");
+    const offHeap = makeAsyncLoop("offHeap");
     const fn = k.fn;
-    return (n) => loop(fn, n);
+    return (batch) => (batch.offHeap ? offHeap : time)(fn, batch.calls);
   });
-  const offHeap: number[] = [];
-  for (const k of c.contenders) {
-    for (let i = 0; i < PROBE_CALLS; i++) await k.fn();
-    collectYoung();
-    const before = process.memoryUsage().arrayBuffers;
-    for (let i = 0; i < PROBE_CALLS; i++) await k.fn();
-    offHeap.push(offHeapDelta(before));
-  }
-  const steps = plan(c, options, offHeap);
+  const steps = plan(c, options);
   let step = steps.next();
-  while (!step.done) step = steps.next(await timers[step.value.index](step.value.calls));
+  while (!step.done) step = steps.next(await runners[step.value.index](step.value));
   return step.value;
+}
+
+/** Runs a batch of a synchronous contender: its own loops, one per measure. */
+function syncRunner(fn: () => void): (batch: Batch) => number {
+  const time = makeLoop("time");
+  const offHeap = makeLoop("offHeap");
+  return (batch) => (batch.offHeap ? offHeap : time)(fn, batch.calls);
 }
 
 /**
