@@ -46,6 +46,31 @@ function destroyedError(name: string): KeyedError {
   return new KeyedError("DESTROYED", `this ${name} key was destroyed; create a new Mac to go on.`);
 }
 
+/**
+ * The kernel for a copy of `key`, wiped once the kernel has taken what it keeps (kept apart from the
+ * constructor: V8 inlines a caller's callees only within a budget of bytecode, and a key per message
+ * is the path that budget must cover).
+ */
+function kernelOnCopy(algorithm: MacAlgorithm, key: Bytes, shape: MacShape): MacKernel {
+  const own = copyBytes(key);
+  try {
+    return algorithm.createKernel(own, shape.outputLength, shape.checked);
+  } finally {
+    own.fill(0);
+  }
+}
+
+function keyReusedError(algorithm: MacName, used: boolean, messages: number): KeyedError {
+  return new KeyedError(
+    "KEY_REUSED",
+    used
+      ? `a ${algorithm} key authenticates one message only, and this one was already used: ` +
+          "derive a fresh one-time key per message (as ChaCha20-Poly1305 does)."
+      : `a ${algorithm} key authenticates one message only; a batch of ${messages} ` +
+          "would use it for each: derive a fresh one-time key per message.",
+  );
+}
+
 function checkOut(out: Bytes, tagLength: number): void {
   assertBytes(out, "out");
   if (out.length !== tagLength) {
@@ -62,6 +87,7 @@ function checkOut(out: Bytes, tagLength: number): void {
  * key object per message, Poly1305's normal use, then sets a handful of fields, not a dozen).
  */
 interface MacShape {
+  readonly algorithm: MacAlgorithm;
   readonly checked: MacOptions;
   readonly tagLength: number;
   /** Bytes of nonce in front of the tag (0 for most MACs). */
@@ -84,6 +110,7 @@ function shapeOf(algorithm: MacAlgorithm, options: unknown): MacShape {
   const authLength = resolveTagLength(algorithm, checked);
   const nonceLength = algorithm.nonceLength ?? 0;
   return {
+    algorithm,
     checked,
     tagLength: nonceLength + authLength,
     nonceLength,
@@ -103,12 +130,17 @@ function shapeOf(algorithm: MacAlgorithm, options: unknown): MacShape {
 /** The shape of each algorithm's keys made without options, on first need. */
 const DEFAULT_SHAPES = new WeakMap<MacAlgorithm, MacShape>();
 
+/** The last default shape asked for: a WeakMap lookup costs ~5 ns, a compare ~1. */
+let lastShape: MacShape | undefined;
+
 function defaultShape(algorithm: MacAlgorithm): MacShape {
+  if (lastShape !== undefined && lastShape.algorithm === algorithm) return lastShape;
   let shape = DEFAULT_SHAPES.get(algorithm);
   if (shape === undefined) {
     shape = shapeOf(algorithm, undefined);
     DEFAULT_SHAPES.set(algorithm, shape);
   }
+  lastShape = shape;
   return shape;
 }
 
@@ -138,17 +170,11 @@ export class PreparedMac implements Mac {
     this.algorithm = algorithm.name;
     this.shape = shape;
     this.tagLength = shape.tagLength;
-    if (algorithm.copiesKey === true) {
-      // The kernel copies or derives what it keeps, and keeps no reference to `key`.
-      this.kernel = algorithm.createKernel(key, shape.outputLength, shape.checked);
-    } else {
-      const own = copyBytes(key);
-      try {
-        this.kernel = algorithm.createKernel(own, shape.outputLength, shape.checked);
-      } finally {
-        own.fill(0);
-      }
-    }
+    // A kernel that copies or derives what it keeps is given `key` itself; any other a copy.
+    this.kernel =
+      algorithm.copiesKey === true
+        ? algorithm.createKernel(key, shape.outputLength, shape.checked)
+        : kernelOnCopy(algorithm, key, shape);
     this.nonce = shape.nonceLength === 0 ? NO_NONCE : new Uint8Array(shape.nonceLength);
   }
 
@@ -185,16 +211,7 @@ export class PreparedMac implements Mac {
   private begin(messages = 1): void {
     if (this.destroyed) throw destroyedError(this.algorithm);
     if (this.shape.oneTime && messages > 0) {
-      if (this.used || messages > 1) {
-        throw new KeyedError(
-          "KEY_REUSED",
-          this.used
-            ? `a ${this.algorithm} key authenticates one message only, and this one was already used: ` +
-                "derive a fresh one-time key per message (as ChaCha20-Poly1305 does)."
-            : `a ${this.algorithm} key authenticates one message only; a batch of ${messages} ` +
-                "would use it for each: derive a fresh one-time key per message.",
-        );
-      }
+      if (this.used || messages > 1) throw keyReusedError(this.algorithm, this.used, messages);
       this.used = true;
     }
   }

@@ -44,6 +44,15 @@ describe("algorithm names: lower case everywhere, with a hint", () => {
     throwsKeyed(() => mac("blake33" as never, key), "UNKNOWN_ALGORITHM", /"blake3"\?/);
     throwsKeyed(() => mac("rot13" as never, key), "UNKNOWN_ALGORITHM", /lower case/);
   });
+  it("the lookup remembers its last name, and answers only for that name", () => {
+    // mac() keeps the last algorithm found; a different name, or none, must not get it.
+    for (const name of ["blake3", "hmac-sha256", "blake3", "blake3", "poly1305"] as const) {
+      assert.equal(mac(name, key).algorithm, name);
+      throwsKeyed(() => mac(undefined as never, key), "BAD_INPUT", /name must be a string/);
+      throwsKeyed(() => mac(name.toUpperCase() as never, key), "UNKNOWN_ALGORITHM");
+      assert.equal(mac(name, key).algorithm, name);
+    }
+  });
 });
 
 describe("seal and open: seconds, not milliseconds", () => {
