@@ -145,23 +145,26 @@ function defaultShape(algorithm: MacAlgorithm): MacShape {
 }
 
 export class PreparedMac implements Mac {
+  // Every field is declared and set in the constructor alone: a field with an initializer (or a
+  // plain declaration) makes V8 call an initializer function on each construction, and a key per
+  // message (Poly1305's normal use) pays it every time.
   /** The algorithm this key was prepared for. */
-  readonly algorithm: MacName;
-  readonly tagLength: number;
-  /** @internal */ readonly kernel: MacKernel;
-  private readonly shape: MacShape;
+  declare readonly algorithm: MacName;
+  declare readonly tagLength: number;
+  /** @internal */ declare readonly kernel: MacKernel;
+  declare private readonly shape: MacShape;
   /**
    * Full kernel output before truncation, made on first need (a one-shot full-length tag never
    * needs it); wiped after each use.
    */
-  private scratchBytes: Uint8Array | undefined = undefined;
+  declare private scratchBytes: Uint8Array | undefined;
   /** Full kernel outputs of a batch (tagMany, verifyMany), made on first need; wiped after each. */
-  private batch: Uint8Array | undefined = undefined;
-  private readonly nonce: Uint8Array;
+  declare private batch: Uint8Array | undefined;
+  declare private readonly nonce: Uint8Array;
   /** Tags made with a random nonce so far, against the shape's nonceLimit. */
-  private nonceUses = 0;
-  private destroyed = false;
-  private used = false;
+  declare private nonceUses: number;
+  declare private destroyed: boolean;
+  declare private used: boolean;
 
   constructor(algorithm: MacAlgorithm, key: Bytes, options?: MacOptions) {
     assertBytes(key, "key");
@@ -176,6 +179,11 @@ export class PreparedMac implements Mac {
         ? algorithm.createKernel(key, shape.outputLength, shape.checked)
         : kernelOnCopy(algorithm, key, shape);
     this.nonce = shape.nonceLength === 0 ? NO_NONCE : new Uint8Array(shape.nonceLength);
+    this.scratchBytes = undefined;
+    this.batch = undefined;
+    this.nonceUses = 0;
+    this.destroyed = false;
+    this.used = false;
   }
 
   /** Bytes of nonce in front of the tag (0 for most MACs). */

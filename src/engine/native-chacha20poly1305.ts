@@ -6,7 +6,7 @@
  * where node:crypto never exists, carries none of it. Keys go in as bytes: a KeyObject per
  * message costs more than the MAC itself.
  */
-import type { Bytes } from "../core/bytes.js";
+import { type Bytes, setBytes } from "../core/bytes.js";
 import { KeyedError } from "../core/errors.js";
 import {
   checkNativeOutput,
@@ -85,7 +85,7 @@ function seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, plaintext: 
   const out = uninitializedBytes(plaintext.length + TAG_LENGTH);
   // Whole, not through subarray (~100 ns): at least as long as due (checked above), and
   // node:crypto gives exactly that.
-  out.set(body);
+  setBytes(out, body);
   takeNativeOutput(cipher.getAuthTag(), out, TAG_LENGTH, TAG_WHAT, 0, plaintext.length);
   return out;
 }
@@ -114,7 +114,7 @@ function open(
     return undefined; // final()'s throw: a wrong tag
   }
   const plaintext = uninitializedBytes(ctLength);
-  plaintext.set(body);
+  setBytes(plaintext, body);
   body.fill(0);
   return plaintext;
 }

@@ -9,7 +9,7 @@
  * MSG_CAPACITY bytes), OUT (the result) and SLOTS (where per-key slots start). Key material lives
  * in fixed-size slots managed here; a slot is zeroed when its key is destroyed or collected.
  */
-import { base64ToBytes } from "../core/bytes.js";
+import { base64ToBytes, setBytes } from "../core/bytes.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { FORCED_BACKEND } from "./native.js";
 
@@ -226,16 +226,9 @@ export function copyIn(
   if (length <= (whole ? LOOP_COPY : LOOP_COPY_VIEW)) {
     for (let i = 0; i < length; i++) memory[at + i] = data[from + i];
   } else {
-    setBytes.call(memory, whole ? data : data.subarray(from, from + length), at);
+    setBytes(memory, whole ? data : data.subarray(from, from + length), at);
   }
 }
-
-/**
- * `Uint8Array.prototype.set`, held: V8 (Node 20) compiles `memory.set` in the hot glue to a
- * generic property lookup (~5 ns a call, which perf shows as LoadIC), and a held function to a
- * direct call.
- */
-const setBytes = Uint8Array.prototype.set;
 
 /** out[offset ..) = memory[at .. at + length). */
 export function copyOutOf(
