@@ -88,6 +88,8 @@ export function readWordLE(bytes: Uint8Array, offset: number): number {
   );
 }
 
+const TYPED_ARRAY_SET = Uint8Array.prototype.set;
+
 /**
  * `target.set(source, offset)`, through `Uint8Array.prototype.set` held here: V8 (Node 20) compiles
  * a typed array's `.set` in optimized code to a generic property lookup (perf shows it as LoadIC,
@@ -96,8 +98,6 @@ export function readWordLE(bytes: Uint8Array, offset: number): number {
 export function setBytes(target: Uint8Array, source: Uint8Array, offset = 0): void {
   TYPED_ARRAY_SET.call(target, source, offset);
 }
-
-const TYPED_ARRAY_SET = Uint8Array.prototype.set;
 
 /** words[at .. at + count) = the little-endian words of bytes[from .. from + 4·count). */
 export function readWordsLE(

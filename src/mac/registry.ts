@@ -59,6 +59,10 @@ export function suggestMacName(name: string): MacName | undefined {
   return closestName(name, names) as MacName | undefined;
 }
 
+/** macAlgorithm's last answer (until the first, a name no caller can pass). */
+let lastName: unknown = Symbol("none yet");
+let lastAlgorithm: MacAlgorithm = POLY1305_ALGORITHM;
+
 /** The algorithm record for `name`, or UNKNOWN_ALGORITHM (with a "did you mean"). */
 export function macAlgorithm(name: MacName): MacAlgorithm {
   // A service names one or two MACs, over and over: the last one found costs a string compare
@@ -71,10 +75,6 @@ export function macAlgorithm(name: MacName): MacAlgorithm {
   lastAlgorithm = algorithm;
   return algorithm;
 }
-
-/** macAlgorithm's last answer (until the first, a name no caller can pass). */
-let lastName: unknown = Symbol("none yet");
-let lastAlgorithm: MacAlgorithm = POLY1305_ALGORITHM;
 
 /** macAlgorithm's refusal: BAD_INPUT for a name that is not a string, else UNKNOWN_ALGORITHM. */
 function unknownMac(name: unknown): KeyedError {

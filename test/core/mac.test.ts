@@ -60,6 +60,30 @@ describe("mac() and macNames()", () => {
   it('hmac("sha256", key) is mac("hmac-sha256", key)', () => {
     assert.deepEqual(hmac("sha256", key).tag(message), mac("hmac-sha256", key).tag(message));
   });
+  it("a Mac and the Poly1305 kernel set every field they declare", () => {
+    // Their fields are `declare`d and set in the constructor (for V8's sake): TypeScript does not
+    // check that such a field is ever set, so this does.
+    const fields = [
+      "algorithm",
+      "shape",
+      "tagLength",
+      "kernel",
+      "nonce",
+      "scratchBytes",
+      "batch",
+      "nonceUses",
+      "destroyed",
+      "used",
+    ];
+    for (const name of ["hmac-sha256", "poly1305", "gmac-aes256"] as const) {
+      const m = mac(name, key) as PreparedMac;
+      assert.deepEqual(Reflect.ownKeys(m).sort(), [...fields].sort(), name);
+    }
+    const kernel = (mac("poly1305", key) as PreparedMac).kernel;
+    const kernelFields = ["outputLength", "stream", "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"];
+    assert.deepEqual(Reflect.ownKeys(kernel).sort(), kernelFields.sort());
+    assert.equal(kernel.outputLength, 16);
+  });
 });
 
 describe("key policy", () => {
