@@ -164,6 +164,8 @@ export interface CaseResult {
   algorithm: string;
   size: number;
   results: Measurement[];
+  /** Set when the case was measured more than once (bench/run.ts, measureSteadily). */
+  measures?: number;
 }
 
 /**

@@ -18,8 +18,10 @@ import { FORCED_BACKEND } from "../src/engine/native.js";
 import { type ChartMeta, chartSvg, overviewSvg } from "./chart.js";
 import {
   type AllocationResult,
+  type BenchCase,
   type CaseResult,
   fastestPeer,
+  isOurs,
   type Measurement,
   measureAllocation,
   runCaseAsync,
@@ -107,10 +109,46 @@ async function child(job: string): Promise<void> {
   } else {
     log(`${suite.name}: ${part}`);
     const measured: CaseResult[] = [];
-    for (const c of await suite.cases(part)) measured.push(await runCaseAsync(c, timing));
+    for (const c of await suite.cases(part)) measured.push(await measureSteadily(c));
     result = measured;
   }
   process.stdout.write(JSON.stringify(result));
+}
+
+/**
+ * A case is measured again, at most twice, when the samples of a row its verdict rests on (one of
+ * keyed's, or the fastest peer compared with one) disagree by more than STEADY_SPREAD (p75 − p25
+ * over the median). On this shared VM a child can run through a noisy spell: rows of node:crypto's
+ * own path read ±13-25% in run 31 (hmac-sha3-256 at 8 KiB, sha3-512 at 1 MiB), and their medians
+ * fell 8-12% apart where keyed calls the same function. Of the measurements the steadiest is kept,
+ * by its least steady such row; every measurement interleaves all contenders as before, so the
+ * choice favours none of them. `measures` in the results says how many were made (--quick: one).
+ */
+const STEADY_SPREAD = 0.1;
+const MAX_MEASURES = 3;
+
+async function measureSteadily(c: BenchCase): Promise<CaseResult> {
+  let kept = await runCaseAsync(c, timing);
+  let measures = 1;
+  while (!args.quick && measures < MAX_MEASURES && verdictSpread(kept) > STEADY_SPREAD) {
+    log(
+      `  ${c.algorithm} ${sizeLabel(c.size)}: samples ${(100 * verdictSpread(kept)).toFixed(0)}% apart; measured again`,
+    );
+    const again = await runCaseAsync(c, timing);
+    measures++;
+    if (verdictSpread(again) < verdictSpread(kept)) kept = again;
+  }
+  return measures === 1 ? kept : { ...kept, measures };
+}
+
+/** The largest spread among keyed's rows and the fastest peer each is compared with. */
+function verdictSpread(result: CaseResult): number {
+  let worst = 0;
+  for (const row of result.results) {
+    if (!isOurs(row)) continue;
+    worst = Math.max(worst, row.spread, fastestPeer(result.results, row)?.spread ?? 0);
+  }
+  return worst;
 }
 
 // --- which CPU a child's main thread runs on ----------------------------------------------------
