@@ -129,14 +129,19 @@ const MAX_MEASURES = 3;
 
 async function measureSteadily(c: BenchCase): Promise<CaseResult> {
   let kept = await runCaseAsync(c, timing);
+  let spread = verdictSpread(kept);
   let measures = 1;
-  while (!args.quick && measures < MAX_MEASURES && verdictSpread(kept) > STEADY_SPREAD) {
+  while (!args.quick && measures < MAX_MEASURES && spread > STEADY_SPREAD) {
     log(
-      `  ${c.algorithm} ${sizeLabel(c.size)}: samples ${(100 * verdictSpread(kept)).toFixed(0)}% apart; measured again`,
+      `  ${c.algorithm} ${sizeLabel(c.size)}: samples ${(100 * spread).toFixed(0)}% apart; measured again`,
     );
     const again = await runCaseAsync(c, timing);
     measures++;
-    if (verdictSpread(again) < verdictSpread(kept)) kept = again;
+    const againSpread = verdictSpread(again);
+    if (againSpread < spread) {
+      kept = again;
+      spread = againSpread;
+    }
   }
   return measures === 1 ? kept : { ...kept, measures };
 }
@@ -489,7 +494,10 @@ Each batch of calls starts after a young-generation collection (untimed) and end
 so every contender pays for the garbage it makes and for no one else's (bench/harness.ts). A
 batch's size comes from the fastest of its warm-up batches, and a batch allocates at most 16 MiB
 off V8's heap (node:crypto's output buffers): past V8's off-heap limit a batch pays for a full
-collection, and identical rows then read up to 30% apart.
+collection, and identical rows then read up to 30% apart. A case is measured again, at most twice,
+when keyed's rows or the fastest peer each is compared with have samples more than 10% apart (p75 −
+p25 over the median), and the steadiest measurement is kept: every measurement interleaves all
+contenders, so the choice favours none of them (\`measures\` in the results; bench/run.ts).
 On Linux each algorithm's main thread is pinned (taskset) to the CPU a short probe loop runs
 fastest on just before its process starts (\`KEYED_BENCH_PIN=0\` turns that off): on a shared host
 one vCPU can run much slower than another for minutes at a time, and not equally slower for every
@@ -624,9 +632,9 @@ async function main(): Promise<void> {
       : undefined;
     const cases = runs.flatMap((run) => run.result);
     const alloc = allocation?.result ?? [];
-    const pinned = [...runs, ...(allocation ? [allocation] : [])].every((run) => run.pinned);
-    const children = [...runs, ...(allocation ? [allocation] : [])].map((run) => run.child);
-    const m: Machine = { ...atStart, pinned, mallocFixed, children };
+    const every: ChildRun<unknown>[] = allocation ? [...runs, allocation] : runs;
+    const pinned = every.every((run) => run.pinned);
+    const m: Machine = { ...atStart, pinned, mallocFixed, children: every.map((run) => run.child) };
     const body = section(suite, m, cases, alloc);
     process.stdout.write(`\n## ${suite.name}${args.quick ? " (quick)" : ""}\n\n${body}\n`);
     if (args.quick) continue;
