@@ -6,7 +6,7 @@
  * engine/native-families.ts, so a browser bundle, where node:crypto never exists, carries none of
  * it. The subkeys come from keyed's own kernel (mac/cmac.ts), asked once, on first need.
  */
-import type { Bytes } from "../core/bytes.js";
+import { type Bytes, setBytes } from "../core/bytes.js";
 import type { MacKernelState } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { hybridState, type NativeSink } from "./hybrid.js";
@@ -137,7 +137,7 @@ export class NativeCmac {
     if (total <= JOIN_LIMIT) {
       if (joinScratch.length < total) joinScratch = new Uint8Array(Math.max(total, 1024));
       const joined = joinScratch;
-      joined.set(message); // the last block is overwritten next, masked
+      setBytes(joined, message); // the last block is overwritten next, masked
       this.maskLast(message, lastStart, count, joined, lastStart);
       for (let i = 0; i < 16; i++) joined[i] ^= chain[i];
       try {

@@ -4,7 +4,7 @@
  * pad blocks in keyed's own kernels first. Reached through engine/native-families.ts, so a browser
  * bundle, where node:crypto never exists, carries none of it.
  */
-import type { Bytes } from "../core/bytes.js";
+import { type Bytes, setBytes } from "../core/bytes.js";
 import type { MacKernelState } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { hybridState, type NativeSink } from "./hybrid.js";
@@ -78,7 +78,7 @@ export class NativeHmac {
   compute(message: Bytes, out: Bytes, first: boolean): void {
     if (this.hashesOnce(first, message.length)) {
       const at = this.startScratch(message.length);
-      scratch.set(message, at);
+      setBytes(scratch, message, at);
       this.hashScratch(at + message.length, out);
     } else {
       takeNativeOutput(this.hmac().update(message).digest(), out, this.outputLength, DIGEST);
@@ -90,7 +90,7 @@ export class NativeHmac {
     if (this.hashesOnce(first, total)) {
       let at = this.startScratch(total);
       for (const part of parts) {
-        scratch.set(part, at);
+        setBytes(scratch, part, at);
         at += part.length;
       }
       this.hashScratch(at, out);
@@ -128,7 +128,7 @@ export class NativeHmac {
     const blockLength = this.key.hash.blockLength;
     const used = blockLength + length;
     if (scratch.length < used) scratch = new Uint8Array(Math.max(used, 2 * scratch.length));
-    scratch.set(this.key.pads().inner);
+    setBytes(scratch, this.key.pads().inner);
     return blockLength;
   }
 

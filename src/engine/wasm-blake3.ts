@@ -7,7 +7,7 @@
  * chaining values, so a message of any length can arrive in pieces. One-shot calls use a shared
  * transient state whose key is zeroed before they return.
  */
-import type { Bytes } from "../core/bytes.js";
+import { type Bytes, setBytes } from "../core/bytes.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 } from "./wasm/generated/blake3.js";
 import {
@@ -116,7 +116,7 @@ export class WasmBlake3 {
     for (let offset = 0; offset < data.length; offset += capacity) {
       const piece =
         offset === 0 && data.length <= capacity ? data : data.subarray(offset, offset + capacity);
-      memory.set(piece, this.msg);
+      setBytes(memory, piece, this.msg);
       this.exports.absorb(slot, piece.length);
     }
     memory.fill(0, this.msg, this.msg + Math.min(data.length, capacity));
@@ -158,7 +158,7 @@ export class WasmBlake3 {
     const n = message.length;
     if (n <= this.msgCapacity && length <= this.outCapacity) {
       const memory = this.bytes();
-      memory.set(message, this.msg);
+      setBytes(memory, message, this.msg);
       this.exports.hash(slot, n, length);
       this.takeOut(out, 0, length);
       return;

@@ -8,6 +8,7 @@
  * from its second message on; when every slot is taken (MAX_LIVE_SLOTS) the scratch slot serves
  * each call. The scratch slot is zeroed after every use.
  */
+import { setBytes } from "../core/bytes.js";
 import { batchIndex, batchLength } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 as HMAC_WASM } from "./wasm/generated/hmac.js";
@@ -189,7 +190,7 @@ export class WasmHmacKey {
       for (let i = 0; i < iv.length; i++) words[at + i] = iv[i];
     }
     for (let i = 0; i < half; i++) words[at + half + i] = words[at + i];
-    kernels.bytes().set(this.source.pads().both, kernels.msg);
+    setBytes(kernels.bytes(), this.source.pads().both, kernels.msg);
     this.wasm.exports.hmac_key(slot, KIND[this.compression]);
   }
 
@@ -321,7 +322,7 @@ export class WasmHmacKey {
       try {
         this.runQueue(slot, counts, start, q, at);
         if (contiguous) {
-          out.set(memory.subarray(at, at + q * digestLength), head * digestLength);
+          setBytes(out, memory.subarray(at, at + q * digestLength), head * digestLength);
         } else {
           for (let e = 0; e < q; e++) {
             const to = batchIndex(order, start + e) * digestLength;

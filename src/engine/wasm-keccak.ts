@@ -8,7 +8,7 @@
  * which the caller keeps: positions and lengths are public, so they may steer the JavaScript side.
  */
 import { WASM_BASE64 } from "./wasm/generated/keccak.js";
-import { type KernelExports, kernelLoader, type WasmKernels } from "./wasm.js";
+import { copyIn, type KernelExports, kernelLoader, type WasmKernels, zeroIn } from "./wasm.js";
 
 export interface KeccakExports extends KernelExports {
   /** 200 bytes that stay zero: the initial state. */
@@ -65,9 +65,9 @@ export function absorbInWasm(
   while (offset < end) {
     const n = Math.min(wasm.msgCapacity, end - offset);
     const memory = wasm.bytes();
-    memory.set(offset === 0 && n === data.length ? data : data.subarray(offset, offset + n), msg);
+    copyIn(memory, msg, data, offset, n);
     pos = absorb(state, pos, n, rate);
-    memory.fill(0, msg, msg + n);
+    zeroIn(memory, msg, n);
     offset += n;
   }
   return pos;

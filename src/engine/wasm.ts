@@ -239,7 +239,7 @@ export function copyOutOf(
   length: number,
 ): void {
   if (length <= LOOP_COPY_VIEW) for (let i = 0; i < length; i++) out[offset + i] = memory[at + i];
-  else out.set(memory.subarray(at, at + length), offset);
+  else setBytes(out, memory.subarray(at, at + length), offset);
 }
 
 /** Zeroes memory[at .. at + length). */
