@@ -8,6 +8,7 @@ import { ChaCha20, xchachaKey } from "../cipher/chacha20.js";
 import { assertBytes, type Bytes, copyBytes, EMPTY_BYTES } from "../core/bytes.js";
 import { equalPrefix } from "../core/equal.js";
 import { KeyedError } from "../core/errors.js";
+import { redactKeyMaterial } from "../core/redact.js";
 import { nativeFamily } from "../engine/native-families.js";
 import { aeadTag } from "../mac/chacha20poly1305.js";
 
@@ -38,54 +39,73 @@ function tagMismatch(): KeyedError {
   );
 }
 
-function makeAead(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array): Aead {
-  // node:crypto from the measured crossover on (engine/native-chacha20poly1305.ts), where present.
-  const native = nativeFamily("chacha20-poly1305");
-  return {
-    seal(plaintext: Bytes): Bytes {
-      assertBytes(plaintext, "plaintext");
-      if (native?.servesAead(plaintext.length + aad.length))
-        return native.seal(key, nonce12, aad, plaintext);
-      const { stream, polyKey } = keystreamAndPolyKey(key, nonce12);
-      const out = new Uint8Array(plaintext.length + TAG_LENGTH);
-      stream.xor(plaintext, out);
-      aeadTag(polyKey, aad, out, plaintext.length, out, plaintext.length);
-      stream.wipe();
-      polyKey.fill(0);
-      return out;
-    },
-    open(sealed: Bytes): Bytes {
-      assertBytes(sealed, "sealed");
-      if (sealed.length < TAG_LENGTH) {
-        throw new KeyedError(
-          "TAG_INVALID",
-          `sealed data is ${sealed.length} bytes: shorter than the 16-byte tag.`,
-        );
-      }
-      const ctLength = sealed.length - TAG_LENGTH;
-      if (native?.servesAead(sealed.length + aad.length)) {
-        const plaintext = native.open(key, nonce12, aad, sealed, ctLength);
-        if (plaintext === undefined) throw tagMismatch();
-        return plaintext;
-      }
-      const { stream, polyKey } = keystreamAndPolyKey(key, nonce12);
-      const expected = new Uint8Array(TAG_LENGTH);
-      aeadTag(polyKey, aad, sealed, ctLength, expected, 0);
-      polyKey.fill(0);
-      // The tag is checked in constant time before a single byte is decrypted.
-      const ok = equalPrefix(expected, TAG_LENGTH, sealed, ctLength) && true;
-      expected.fill(0);
-      if (!ok) {
-        stream.wipe();
-        throw tagMismatch();
-      }
-      const plaintext = new Uint8Array(ctLength);
-      stream.xor(sealed.subarray(0, ctLength), plaintext);
-      stream.wipe();
+/**
+ * One key and nonce's AEAD. A class, its methods on the prototype: made once per message (a nonce
+ * serves one), and two closures per object showed in the seal's profile. Its fields are set in the
+ * constructor only, so every instance has one shape.
+ */
+class ChaCha20Poly1305Aead implements Aead {
+  declare private readonly key: Uint8Array;
+  declare private readonly nonce12: Uint8Array;
+  declare private readonly aad: Uint8Array;
+
+  constructor(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array) {
+    this.key = key;
+    this.nonce12 = nonce12;
+    this.aad = aad;
+  }
+
+  seal(plaintext: Bytes): Bytes {
+    assertBytes(plaintext, "plaintext");
+    const { key, nonce12, aad } = this;
+    // node:crypto from the measured crossover on (engine/native-chacha20poly1305.ts), where present.
+    const native = nativeFamily("chacha20-poly1305");
+    if (native?.servesAead(plaintext.length + aad.length))
+      return native.seal(key, nonce12, aad, plaintext);
+    const { stream, polyKey } = keystreamAndPolyKey(key, nonce12);
+    const out = new Uint8Array(plaintext.length + TAG_LENGTH);
+    stream.xor(plaintext, out);
+    aeadTag(polyKey, aad, out, plaintext.length, out, plaintext.length);
+    stream.wipe();
+    polyKey.fill(0);
+    return out;
+  }
+
+  open(sealed: Bytes): Bytes {
+    assertBytes(sealed, "sealed");
+    if (sealed.length < TAG_LENGTH) {
+      throw new KeyedError(
+        "TAG_INVALID",
+        `sealed data is ${sealed.length} bytes: shorter than the 16-byte tag.`,
+      );
+    }
+    const { key, nonce12, aad } = this;
+    const ctLength = sealed.length - TAG_LENGTH;
+    const native = nativeFamily("chacha20-poly1305");
+    if (native?.servesAead(sealed.length + aad.length)) {
+      const plaintext = native.open(key, nonce12, aad, sealed, ctLength);
+      if (plaintext === undefined) throw tagMismatch();
       return plaintext;
-    },
-  };
+    }
+    const { stream, polyKey } = keystreamAndPolyKey(key, nonce12);
+    const expected = new Uint8Array(TAG_LENGTH);
+    aeadTag(polyKey, aad, sealed, ctLength, expected, 0);
+    polyKey.fill(0);
+    // The tag is checked in constant time before a single byte is decrypted.
+    const ok = equalPrefix(expected, TAG_LENGTH, sealed, ctLength) && true;
+    expected.fill(0);
+    if (!ok) {
+      stream.wipe();
+      throw tagMismatch();
+    }
+    const plaintext = new Uint8Array(ctLength);
+    stream.xor(sealed.subarray(0, ctLength), plaintext);
+    stream.wipe();
+    return plaintext;
+  }
 }
+
+redactKeyMaterial(ChaCha20Poly1305Aead);
 
 function checkAeadArgs(
   key: Bytes,
@@ -115,12 +135,12 @@ function ownAad(aad: Bytes | undefined): Bytes {
 /** AEAD_CHACHA20_POLY1305 (RFC 8439 2.8) under `key` (32 bytes) and `nonce` (12 bytes). */
 export function chacha20poly1305(key: Bytes, nonce: Bytes, aad?: Bytes): Aead {
   checkAeadArgs(key, nonce, aad, 12, "ChaCha20-Poly1305");
-  return makeAead(copyBytes(key), copyBytes(nonce), ownAad(aad));
+  return new ChaCha20Poly1305Aead(copyBytes(key), copyBytes(nonce), ownAad(aad));
 }
 
 /** XChaCha20-Poly1305 under `key` (32 bytes) and `nonce` (24 bytes, safe to draw at random). */
 export function xchacha20poly1305(key: Bytes, nonce: Bytes, aad?: Bytes): Aead {
   checkAeadArgs(key, nonce, aad, 24, "XChaCha20-Poly1305");
   const { subkey, nonce12 } = xchachaKey(key, nonce);
-  return makeAead(subkey, nonce12, ownAad(aad));
+  return new ChaCha20Poly1305Aead(subkey, nonce12, ownAad(aad));
 }

@@ -32,20 +32,29 @@ const OPTIONS = Object.freeze({ authTagLength: TAG_LENGTH });
 /** setAAD's options for the MAC form, whose plaintext is empty. */
 const NO_PLAINTEXT = Object.freeze({ plaintextLength: 0 });
 
-/** Whether this node:crypto has ChaCha20-Poly1305 at all (Bun's has not: "Unknown cipher"). */
-const hasCipher = (): boolean => nativeHasCipher("chacha20-poly1305", 32, 12);
+/**
+ * Whether this node:crypto has ChaCha20-Poly1305 at all (Bun's has not: "Unknown cipher"), and
+ * whether it tags associated data alone (workerd's gives an empty tag): probed on first need, then
+ * kept here, since every seal and every MAC asks.
+ */
+let hasCipher: boolean | undefined;
+let tagsAadAlone: boolean | undefined;
 
 /**
  * True when node:crypto is here and should compute the MAC form over `length` bytes: past the
- * crossover, and where it tags associated data alone (workerd's gives an empty tag).
+ * crossover, and where it tags associated data alone.
  */
 function serves(length: number): boolean {
-  return useNative("chacha20-poly1305", length) && nativeTagsAadAlone("chacha20-poly1305", 32, 12);
+  if (!useNative("chacha20-poly1305", length)) return false;
+  if (tagsAadAlone === undefined) tagsAadAlone = nativeTagsAadAlone("chacha20-poly1305", 32, 12);
+  return tagsAadAlone;
 }
 
 /** True when node:crypto should seal or open `length` bytes (plaintext or ciphertext, and AAD). */
 function servesAead(length: number): boolean {
-  return useNative("chacha20-poly1305-aead", length) && hasCipher();
+  if (!useNative("chacha20-poly1305-aead", length)) return false;
+  if (hasCipher === undefined) hasCipher = nativeHasCipher("chacha20-poly1305", 32, 12);
+  return hasCipher;
 }
 
 /** A cipher or decipher for key and nonce12, with `aad` (if any) for a body of `bodyLength` bytes. */
@@ -86,7 +95,10 @@ function seal(key: Uint8Array, nonce12: Uint8Array, aad: Uint8Array, plaintext: 
   // Whole, not through subarray (~100 ns): at least as long as due (checked above), and
   // node:crypto gives exactly that.
   setBytes(out, body);
-  takeNativeOutput(cipher.getAuthTag(), out, TAG_LENGTH, TAG_WHAT, 0, plaintext.length);
+  // The tag is public too, sent with the ciphertext: copied, not wiped in node:crypto's buffer.
+  const tag = cipher.getAuthTag();
+  if (tag.length === TAG_LENGTH) setBytes(out, tag, plaintext.length);
+  else takeNativeOutput(tag, out, TAG_LENGTH, TAG_WHAT, 0, plaintext.length);
   return out;
 }
 

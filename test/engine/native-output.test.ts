@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, it, mock } from "node:test";
-import { type NativeCrypto, nativeCrypto } from "../../src/engine/native.js";
+import { type NativeCrypto, nativeCrypto, takeNativeOutput } from "../../src/engine/native.js";
 import { NATIVE_CROSSOVER } from "../../src/engine/select.js";
 import { chacha20poly1305, gmac } from "../../src/hazmat.js";
 import { KeyedError, mac } from "../../src/index.js";
@@ -95,5 +95,41 @@ describe("node:crypto's short answers are refused, never tags", { skip: noNative
       mock.method(crypto as Required<NativeCrypto>, "hash", () => new Uint8Array(0));
       refused(() => prepared.tag(message), "the one-shot inner hash");
     }
+  });
+});
+
+describe("takeNativeOutput: node:crypto's answer moved out and wiped where it was", () => {
+  const answer = (length: number) => Uint8Array.from({ length }, (_, i) => 0xa0 + i);
+
+  for (const length of [16, 20, 32, 64, 65]) {
+    it(`a whole ${length}-byte answer, at an offset of out`, () => {
+      const result = answer(length);
+      const out = new Uint8Array(length + 10).fill(0xee);
+      takeNativeOutput(result, out, length, "a test answer", 0, 7);
+      assert.deepEqual(out.subarray(7, 7 + length), answer(length));
+      assert.deepEqual([...out.subarray(0, 7), ...out.subarray(7 + length)], Array(10).fill(0xee));
+      assert.ok(
+        result.every((b) => b === 0),
+        "the answer is zeroed where node:crypto left it",
+      );
+    });
+  }
+
+  it("part of an answer (CMAC's last block of a longer output): only that part moves and is wiped", () => {
+    const result = answer(48);
+    const out = new Uint8Array(16);
+    takeNativeOutput(result, out, 16, "a test answer", 32);
+    assert.deepEqual(out, answer(48).subarray(32));
+    assert.deepEqual(result.subarray(0, 32), answer(48).subarray(0, 32));
+    assert.ok(result.subarray(32).every((b) => b === 0));
+  });
+
+  it("a short answer is refused and nothing is written", () => {
+    const out = new Uint8Array(16);
+    assert.throws(
+      () => takeNativeOutput(answer(12), out, 16, "a test answer"),
+      (e: unknown) => e instanceof KeyedError && e.code === "UNAVAILABLE",
+    );
+    assert.ok(out.every((b) => b === 0));
   });
 });

@@ -9,6 +9,7 @@ import { inspect } from "node:util";
 import { AesKey } from "../../src/cipher/aes.js";
 import { ChaCha20 } from "../../src/cipher/chacha20.js";
 import { Blake3, KEYED_HASH, keyWords } from "../../src/hash/blake3.js";
+import { chacha20poly1305, hchacha20, xchacha20poly1305 } from "../../src/hazmat.js";
 import { generateKey, type MacName, mac, macNames } from "../../src/index.js";
 import { Ghash } from "../../src/mac/ghash.js";
 import { toHex } from "../helpers.js";
@@ -132,7 +133,7 @@ describe("redacted printing of key material", () => {
     });
   }
 
-  it("hazmat objects holding keys: AesKey, ChaCha20, keyed Blake3, Ghash", () => {
+  it("hazmat objects holding keys: AesKey, ChaCha20, keyed Blake3, Ghash, the AEADs", () => {
     const key = recognizableKey(32);
     const aes = new AesKey(key);
     aes.encryptBlock(new Uint8Array(16), 0, new Uint8Array(16), 0);
@@ -145,5 +146,18 @@ describe("redacted printing of key material", () => {
     assertRedacted(b3, key, "Blake3");
     const h = key.subarray(0, 16);
     assertRedacted(new Ghash(h), h, "Ghash");
+    // Below and past the AEAD's node:crypto crossover; an AEAD holds its key from the start.
+    for (const [label, aead] of [
+      ["ChaCha20-Poly1305", chacha20poly1305(key, new Uint8Array(12))],
+      ["XChaCha20-Poly1305", xchacha20poly1305(key, new Uint8Array(24))],
+    ] as const) {
+      assertRedacted(aead, key, `${label} unused`);
+      for (const length of [5, 20_000]) aead.open(aead.seal(new Uint8Array(length)));
+      assertRedacted(aead, key, label);
+    }
+    // The XChaCha20 subkey is key material too: the AEAD must not print it either.
+    const nonce24 = new Uint8Array(24);
+    const subkey = hchacha20(key, nonce24.subarray(0, 16));
+    assertRedacted(xchacha20poly1305(key, nonce24), subkey, "XChaCha20-Poly1305 subkey");
   });
 });
