@@ -7,7 +7,7 @@
  * "one-shot" is the real use. There is no prepared row: a prepared key could be timed only on its
  * one message, and the harness has no untimed per-call setup to make a fresh one.
  */
-import { createCipheriv } from "node:crypto";
+import { createCipheriv, createSecretKey, type KeyObject } from "node:crypto";
 import { poly1305 as noblePoly1305 } from "@noble/ciphers/_poly1305.js";
 import {
   chacha20poly1305 as nobleChaCha,
@@ -16,7 +16,7 @@ import {
 import { oneTimeAuth } from "@stablelib/poly1305";
 import sodium from "libsodium-wrappers-sumo";
 import type { MacKernel } from "../src/core/mac.js";
-import { chacha20poly1305, poly1305 } from "../src/hazmat.js";
+import { chacha20poly1305, chacha20poly1305Key, poly1305 } from "../src/hazmat.js";
 import { mac } from "../src/index.js";
 import {
   type BenchCase,
@@ -81,8 +81,15 @@ async function poly1305Cases(): Promise<BenchCase[]> {
   return built;
 }
 
-/** ciphertext ‖ tag, as keyed and noble return it (node hands the tag over apart). */
-function nodeSeal(key: Uint8Array, nonce: Uint8Array, plaintext: Uint8Array): Uint8Array {
+/**
+ * ciphertext ‖ tag, as keyed and noble return it (node hands the tag over apart). `key`: raw bytes,
+ * or a KeyObject made once (node:crypto's prepared form).
+ */
+function nodeSeal(
+  key: Uint8Array | KeyObject,
+  nonce: Uint8Array,
+  plaintext: Uint8Array,
+): Uint8Array {
   const cipher = createCipheriv("chacha20-poly1305", key, nonce, { authTagLength: 16 });
   const ciphertext = cipher.update(plaintext);
   cipher.final();
@@ -92,6 +99,8 @@ function nodeSeal(key: Uint8Array, nonce: Uint8Array, plaintext: Uint8Array): Ui
 async function aeadCases(): Promise<BenchCase[]> {
   const key = random(32);
   const nonce = random(12);
+  const prepared = chacha20poly1305Key(key);
+  const keyObject = createSecretKey(key);
   const built: BenchCase[] = [];
   for (const size of AEAD_SIZES) {
     const plaintext = random(size);
@@ -101,9 +110,20 @@ async function aeadCases(): Promise<BenchCase[]> {
       contenders: [
         {
           name: "keyed",
+          kind: "prepared",
+          headline: true,
+          fn: () => consume(prepared.seal(nonce, plaintext)),
+        },
+        {
+          name: "keyed",
           kind: "one-shot",
           headline: true,
           fn: () => consume(chacha20poly1305(key, nonce).seal(plaintext)),
+        },
+        {
+          name: "node:crypto",
+          kind: "prepared",
+          fn: () => consume(nodeSeal(keyObject, nonce, plaintext)),
         },
         {
           name: "node:crypto",
@@ -210,11 +230,13 @@ export const poly1305Suite: Suite = {
     'compared with the "random-nonce" peer rows, which draw one per tag from the same source',
     '(`crypto.getRandomValues`); "keyed kernel prepared" is the same prepared kernel under a fixed',
     "nonce, compared with the peers given a fixed one. The",
-    "aead-chacha20-poly1305 rows seal without",
-    "associated data: keyed is `chacha20poly1305(key, nonce).seal(pt)` from keyed/hazmat (on",
-    "node:crypto from the chacha20-poly1305-aead crossover on; below it keyed's WebAssembly ChaCha20,",
-    "SIMD past one block, and Poly1305), noble is",
-    "`chacha20poly1305(key, nonce).encrypt(pt)`, and node:crypto returns the tag apart, so its row",
-    "includes one `Buffer.concat` of ciphertext and tag to give the same ciphertext ‖ tag.",
+    'aead-chacha20-poly1305 rows seal without associated data, all under one key: "keyed prepared"',
+    "is `chacha20poly1305Key(key).seal(nonce, pt)` from keyed/hazmat (the key prepared once, the",
+    'nonce per call), "keyed one-shot" `chacha20poly1305(key, nonce).seal(pt)` (an object per key',
+    "and nonce). Both run on node:crypto from the chacha20-poly1305-aead crossover on; below it on",
+    "keyed's WebAssembly ChaCha20 (SIMD past one block) and Poly1305. noble is",
+    "`chacha20poly1305(key, nonce).encrypt(pt)`. node:crypto returns the tag apart, so its rows",
+    "include one `Buffer.concat` of ciphertext and tag to give the same ciphertext ‖ tag; its",
+    "prepared row passes a KeyObject made once, its one-shot row the key's bytes.",
   ].join("\n"),
 };

@@ -2,7 +2,14 @@
  * keyed/hazmat: the primitives under keyed's MACs, without its policy (no minimum key or tag
  * length, explicit nonces, raw KDF steps). Use the safe API in `keyed` unless a protocol needs these.
  */
-export { type Aead, chacha20poly1305, xchacha20poly1305 } from "./aead/chacha20poly1305.js";
+export {
+  type Aead,
+  type AeadKey,
+  chacha20poly1305,
+  chacha20poly1305Key,
+  xchacha20poly1305,
+  xchacha20poly1305Key,
+} from "./aead/chacha20poly1305.js";
 export { AesKey, aesEncryptBlock } from "./cipher/aes.js";
 export { ChaCha20, chacha20, hchacha20 } from "./cipher/chacha20.js";
 export { Blake3, type Blake3Options, blake3 } from "./hash/blake3.js";

@@ -7,7 +7,15 @@ import {
 } from "@noble/ciphers/chacha.js";
 import fc from "fast-check";
 import { NATIVE_CROSSOVER } from "../../src/engine/select.js";
-import { chacha20, chacha20poly1305, hchacha20, xchacha20poly1305 } from "../../src/hazmat.js";
+import {
+  type AeadKey,
+  chacha20,
+  chacha20poly1305,
+  chacha20poly1305Key,
+  hchacha20,
+  xchacha20poly1305,
+  xchacha20poly1305Key,
+} from "../../src/hazmat.js";
 import { KeyedError, mac } from "../../src/index.js";
 import { ascii, atOffset, hex, notBytes, throwsKeyed, toHex } from "../helpers.js";
 import { hexBlocks, rfcSection } from "../rfc-text.js";
@@ -118,11 +126,11 @@ describe("ChaCha20 and ChaCha20-Poly1305 known answers (RFC 8439)", () => {
 });
 
 describe("Wycheproof ChaCha20-Poly1305 and XChaCha20-Poly1305", () => {
-  const files: [string, number, typeof chacha20poly1305][] = [
-    ["chacha20_poly1305_test.json", 12, chacha20poly1305],
-    ["xchacha20_poly1305_test.json", 24, xchacha20poly1305],
+  const files: [string, number, typeof chacha20poly1305, (key: Uint8Array) => AeadKey][] = [
+    ["chacha20_poly1305_test.json", 12, chacha20poly1305, chacha20poly1305Key],
+    ["xchacha20_poly1305_test.json", 24, xchacha20poly1305, xchacha20poly1305Key],
   ];
-  for (const [file, nonceLength, aead] of files) {
+  for (const [file, nonceLength, aead, prepare] of files) {
     const path = `wycheproof/${file}`;
     it(`${file}: every case`, { skip: skipUnless(path) }, () => {
       const data = readVectorJson<WycheproofFile<AeadTestGroup>>(path);
@@ -132,17 +140,25 @@ describe("Wycheproof ChaCha20-Poly1305 and XChaCha20-Poly1305", () => {
           const id = `tcId ${t.tcId} (${t.comment})`;
           count++;
           const [key, iv, aad, msg, ct, tag] = [t.key, t.iv, t.aad, t.msg, t.ct, t.tag].map(hex);
+          // The prepared key serves each case twice: its second call takes node:crypto's KeyObject
+          // path where a message is past the crossover.
+          const prepared = prepare(key);
           if (iv.length !== nonceLength) {
             assert.equal(t.result, "invalid", id);
             throwsKeyed(() => aead(key, iv, aad), "BAD_INPUT", /nonce/);
+            throwsKeyed(() => prepared.seal(iv, msg, aad), "BAD_INPUT", /nonce/);
             continue;
           }
           const sealed = Uint8Array.of(...ct, ...tag);
           if (t.result === "valid") {
             assert.equal(toHex(aead(key, iv, aad).seal(msg)), toHex(sealed), id);
             assert.equal(toHex(aead(key, iv, aad).open(sealed)), t.msg, id);
+            assert.equal(toHex(prepared.seal(iv, msg, aad)), toHex(sealed), `${id}, prepared`);
+            assert.equal(toHex(prepared.open(iv, sealed, aad)), t.msg, `${id}, prepared`);
           } else {
             throwsKeyed(() => aead(key, iv, aad).open(sealed), "TAG_INVALID");
+            throwsKeyed(() => prepared.open(iv, sealed, aad), "TAG_INVALID");
+            throwsKeyed(() => prepared.open(iv, sealed, aad), "TAG_INVALID");
           }
         }
       }
@@ -340,5 +356,98 @@ describe("AEAD refusals", () => {
     throwsKeyed(() => chacha20(key, nonce, new Uint8Array(1), 2 ** 32), "BAD_INPUT", /counter/);
     throwsKeyed(() => chacha20(key, nonce, new Uint8Array(65), 2 ** 32 - 1), "LENGTH", /counter/);
     assert.equal(chacha20(key, nonce, new Uint8Array(64), 2 ** 32 - 1).length, 64);
+  });
+});
+
+describe("Prepared AEAD keys: chacha20poly1305Key and xchacha20poly1305Key", () => {
+  it("2.8.2's example under a prepared key, the nonce per call", () => {
+    const key = hex("808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f");
+    const nonce = hex("070000004041424344454647");
+    const aad = hex("50515253c0c1c2c3c4c5c6c7");
+    const k = chacha20poly1305Key(key);
+    const sealed = k.seal(nonce, SUNSCREEN, aad);
+    assert.equal(toHex(sealed.subarray(SUNSCREEN.length)), "1ae10b594f09e26a7e902ecbd0600691");
+    assert.deepEqual(sealed, chacha20poly1305(key, nonce, aad).seal(SUNSCREEN));
+    assert.deepEqual(k.open(nonce, sealed, aad), SUNSCREEN);
+  });
+  it("many messages under one key equal the one-nonce AEAD and node:crypto, on both sides of the crossover", () => {
+    const key = new Uint8Array(randomBytes(32));
+    const k = chacha20poly1305Key(atOffset(key));
+    const xk = xchacha20poly1305Key(key);
+    const crossover = NATIVE_CROSSOVER["chacha20-poly1305-aead"];
+    // Each size twice and more: a prepared key's first call lends its bytes to node:crypto, the
+    // later ones its KeyObject.
+    for (const n of [0, 1, 63, 64, crossover - 1, crossover, crossover + 1, 70_000, 0, crossover]) {
+      for (const aadLength of [0, 1, 64, 65]) {
+        const nonce = new Uint8Array(randomBytes(12));
+        const nonce24 = new Uint8Array(randomBytes(24));
+        const aad = new Uint8Array(randomBytes(aadLength));
+        const plaintext = new Uint8Array(randomBytes(n));
+        const label = `${n} B, ${aadLength} B of associated data`;
+        const sealed = k.seal(atOffset(nonce), atOffset(plaintext), aadLength ? aad : undefined);
+        assert.deepEqual(sealed, nodeSeal(key, nonce, aad, plaintext), label);
+        assert.deepEqual(sealed, chacha20poly1305(key, nonce, aad).seal(plaintext), label);
+        assert.deepEqual(k.open(nonce, sealed, aad), plaintext, `${label} opens`);
+        assert.equal(Object.getPrototypeOf(sealed), Uint8Array.prototype);
+        const xsealed = xk.seal(nonce24, plaintext, aad);
+        assert.deepEqual(xsealed, nobleXChaCha(key, nonce24, aad).encrypt(plaintext), `X ${label}`);
+        assert.deepEqual(xk.open(nonce24, xsealed, aad), plaintext, `X ${label} opens`);
+        for (const [prepared, nonceUsed, box] of [
+          [k, nonce, sealed],
+          [xk, nonce24, xsealed],
+        ] as const) {
+          const bad = box.slice();
+          bad[bad.length - 1] ^= 1;
+          throwsKeyed(() => prepared.open(nonceUsed, bad, aad), "TAG_INVALID");
+          throwsKeyed(() => prepared.open(nonceUsed, box, Uint8Array.of(...aad, 0)), "TAG_INVALID");
+        }
+      }
+    }
+  });
+  it("keeps its own copy of the key, and none of the caller's nonce or associated data", () => {
+    const key = new Uint8Array(32).fill(9);
+    const nonce = new Uint8Array(12).fill(3);
+    const aad = new Uint8Array(20).fill(4);
+    const want = chacha20poly1305(key, nonce, aad).seal(ascii("message"));
+    const k = chacha20poly1305Key(key);
+    key.fill(0);
+    assert.deepEqual(k.seal(nonce, ascii("message"), aad), want);
+    nonce[0] ^= 1;
+    aad[0] ^= 1;
+    assert.notDeepEqual(k.seal(nonce, ascii("message"), aad), want);
+  });
+  it("destroy() wipes the key: every later call is DESTROYED", () => {
+    for (const [prepare, nonceLength] of [
+      [chacha20poly1305Key, 12],
+      [xchacha20poly1305Key, 24],
+    ] as const) {
+      const k = prepare(new Uint8Array(32).fill(7));
+      const nonce = new Uint8Array(nonceLength);
+      const sealed = k.seal(nonce, ascii("x"));
+      k.seal(new Uint8Array(nonceLength).fill(1), new Uint8Array(9000)); // the KeyObject path
+      k.destroy();
+      throwsKeyed(() => k.seal(nonce, ascii("x")), "DESTROYED", /destroyed/);
+      throwsKeyed(() => k.open(nonce, sealed), "DESTROYED", /destroyed/);
+      k.destroy(); // twice is harmless
+    }
+  });
+  it("checks the key once and each call's nonce, associated data and input", () => {
+    const nonce = new Uint8Array(12);
+    throwsKeyed(() => chacha20poly1305Key(new Uint8Array(16)), "KEY_LENGTH", /32-byte/);
+    throwsKeyed(() => xchacha20poly1305Key(new Uint8Array(33)), "KEY_LENGTH", /32-byte/);
+    const k = chacha20poly1305Key(new Uint8Array(32));
+    const xk = xchacha20poly1305Key(new Uint8Array(32));
+    throwsKeyed(() => k.seal(new Uint8Array(24), ascii("x")), "BAD_INPUT", /12-byte nonce/);
+    throwsKeyed(() => xk.seal(nonce, ascii("x")), "BAD_INPUT", /24-byte nonce/);
+    throwsKeyed(() => k.open(new Uint8Array(11), new Uint8Array(16)), "BAD_INPUT", /12-byte nonce/);
+    for (const [, value] of notBytes()) {
+      throwsKeyed(() => chacha20poly1305Key(value as Uint8Array), "BAD_INPUT", /^key /);
+      throwsKeyed(() => k.seal(value as Uint8Array, ascii("x")), "BAD_INPUT", /^nonce /);
+      throwsKeyed(() => k.seal(nonce, value as Uint8Array), "BAD_INPUT", /^plaintext /);
+      throwsKeyed(() => k.open(nonce, value as Uint8Array), "BAD_INPUT", /^sealed /);
+      if (value !== undefined)
+        throwsKeyed(() => k.seal(nonce, ascii("x"), value as Uint8Array), "BAD_INPUT", /^aad /);
+    }
+    throwsKeyed(() => k.open(nonce, new Uint8Array(15)), "TAG_INVALID", /shorter than/);
   });
 });

@@ -17,7 +17,12 @@ import {
   wipeLent,
 } from "../../src/engine/native.js";
 import { NATIVE_CROSSOVER } from "../../src/engine/select.js";
-import { chacha20poly1305, xchacha20poly1305 } from "../../src/hazmat.js";
+import {
+  chacha20poly1305,
+  chacha20poly1305Key,
+  xchacha20poly1305,
+  xchacha20poly1305Key,
+} from "../../src/hazmat.js";
 import { mac } from "../../src/index.js";
 
 const noNative =
@@ -123,6 +128,20 @@ describe("lend: bytes for one call into node:crypto", () => {
         sealed[0] ^= 1;
         assert.throws(() => aead.open(sealed));
         assertWiped("a refused open");
+      }
+      // Prepared keys: the first call lends the key's bytes, the second makes a KeyObject from
+      // them (lent too), the later ones lend only the nonce and short associated data.
+      for (const [prepared, nonceLength] of [
+        [chacha20poly1305Key(key32), 12],
+        [xchacha20poly1305Key(key32), 24],
+      ] as const) {
+        for (let call = 1; call <= 3; call++) {
+          const nonce = new Uint8Array(randomBytes(nonceLength));
+          const sealed = prepared.seal(nonce, plaintext, aad);
+          assertWiped(`a prepared key's seal, call ${call}`);
+          assert.deepEqual(prepared.open(nonce, sealed, aad), plaintext);
+          assertWiped(`a prepared key's open, call ${call}`);
+        }
       }
     }
   });

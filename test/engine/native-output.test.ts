@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { afterEach, describe, it, mock } from "node:test";
 import { type NativeCrypto, nativeCrypto, takeNativeOutput } from "../../src/engine/native.js";
 import { NATIVE_CROSSOVER } from "../../src/engine/select.js";
-import { chacha20poly1305, gmac } from "../../src/hazmat.js";
+import { chacha20poly1305, chacha20poly1305Key, gmac } from "../../src/hazmat.js";
 import { KeyedError, mac } from "../../src/index.js";
 
 const noNative =
@@ -63,6 +63,12 @@ describe("node:crypto's short answers are refused, never tags", { skip: noNative
     mock.method(crypto, "createDecipheriv", shortCipher(crypto.createDecipheriv.bind(crypto)));
     refused(() => chacha20poly1305(key, nonce).seal(plaintext), "seal");
     refused(() => chacha20poly1305(key, nonce).open(sealed), "open");
+    // A prepared key, on its bytes (first call) and on its KeyObject (the calls after).
+    const prepared = chacha20poly1305Key(key);
+    for (let call = 1; call <= 3; call++) {
+      refused(() => prepared.seal(nonce, plaintext), `prepared seal, call ${call}`);
+      refused(() => prepared.open(nonce, sealed), `prepared open, call ${call}`);
+    }
   });
 
   it("GMAC: the safe MAC and hazmat gmac", () => {

@@ -9,7 +9,13 @@ import { inspect } from "node:util";
 import { AesKey } from "../../src/cipher/aes.js";
 import { ChaCha20 } from "../../src/cipher/chacha20.js";
 import { Blake3, KEYED_HASH, keyWords } from "../../src/hash/blake3.js";
-import { chacha20poly1305, hchacha20, xchacha20poly1305 } from "../../src/hazmat.js";
+import {
+  chacha20poly1305,
+  chacha20poly1305Key,
+  hchacha20,
+  xchacha20poly1305,
+  xchacha20poly1305Key,
+} from "../../src/hazmat.js";
 import { generateKey, type MacName, mac, macNames } from "../../src/index.js";
 import { Ghash } from "../../src/mac/ghash.js";
 import { toHex } from "../helpers.js";
@@ -154,6 +160,16 @@ describe("redacted printing of key material", () => {
       assertRedacted(aead, key, `${label} unused`);
       for (const length of [5, 20_000]) aead.open(aead.seal(new Uint8Array(length)));
       assertRedacted(aead, key, label);
+    }
+    for (const [label, prepared, nonceLength] of [
+      ["chacha20poly1305Key", chacha20poly1305Key(key), 12],
+      ["xchacha20poly1305Key", xchacha20poly1305Key(key), 24],
+    ] as const) {
+      assertRedacted(prepared, key, `${label} unused`);
+      // Three calls: the second makes node:crypto's KeyObject.
+      for (const length of [5, 20_000, 20_000])
+        prepared.seal(new Uint8Array(nonceLength), new Uint8Array(length));
+      assertRedacted(prepared, key, label);
     }
     // The XChaCha20 subkey is key material too: the AEAD must not print it either.
     const nonce24 = new Uint8Array(24);
