@@ -483,7 +483,8 @@ Run them with \`npm run bench\` (\`-- --quick\` for a short run that only prints
 numbers in \`bench/results/<date>-<suite>.json\`. \`npm run bench -- --calibrate\` re-measures the
 engine's crossovers instead (bench/calibrate.ts).
 
-The contenders of one algorithm are measured in one process, interleaved round by round, so a
+The contenders of one algorithm are measured in one process, interleaved round by round (in a
+different order each round, so that no contender always runs after the same one), so a
 ratio between two of them is a comparison within one run on one machine. Absolute times move from
 run to run and machine to machine (on a shared machine, by half or more); compare those across
 runs with care. "prepared" contenders set the key up once; "one-shot" contenders set it up on
