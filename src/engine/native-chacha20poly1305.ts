@@ -20,6 +20,7 @@ import {
   nativeCrypto,
   nativeHasCipher,
   nativeTagsAadAlone,
+  secretKeyObject,
   takeNativeOutput,
   uninitializedBytes,
   wipeLent,
@@ -33,29 +34,20 @@ const OPTIONS = Object.freeze({ authTagLength: TAG_LENGTH });
 /** setAAD's options for the MAC form, whose plaintext is empty. */
 const NO_PLAINTEXT = Object.freeze({ plaintextLength: 0 });
 
-/**
- * Whether this node:crypto has ChaCha20-Poly1305 at all (Bun's has not: "Unknown cipher"), and
- * whether it tags associated data alone (workerd's gives an empty tag): probed on first need, then
- * kept here, since every seal and every MAC asks.
- */
-let hasCipher: boolean | undefined;
-let tagsAadAlone: boolean | undefined;
+/** Whether this node:crypto has ChaCha20-Poly1305 at all (Bun's has not: "Unknown cipher"). */
+const hasCipher = (): boolean => nativeHasCipher("chacha20-poly1305", 32, 12);
 
 /**
  * True when node:crypto is here and should compute the MAC form over `length` bytes: past the
- * crossover, and where it tags associated data alone.
+ * crossover, and where it tags associated data alone (workerd's gives an empty tag).
  */
 function serves(length: number): boolean {
-  if (!useNative("chacha20-poly1305", length)) return false;
-  if (tagsAadAlone === undefined) tagsAadAlone = nativeTagsAadAlone("chacha20-poly1305", 32, 12);
-  return tagsAadAlone;
+  return useNative("chacha20-poly1305", length) && nativeTagsAadAlone("chacha20-poly1305", 32, 12);
 }
 
 /** True when node:crypto should seal or open `length` bytes (plaintext or ciphertext, and AAD). */
 function servesAead(length: number): boolean {
-  if (!useNative("chacha20-poly1305-aead", length)) return false;
-  if (hasCipher === undefined) hasCipher = nativeHasCipher("chacha20-poly1305", 32, 12);
-  return hasCipher;
+  return useNative("chacha20-poly1305-aead", length) && hasCipher();
 }
 
 /**
@@ -94,11 +86,9 @@ function context(
 function keyObject(key: Uint8Array): NativeKey | undefined {
   if (nativeCrypto === undefined) return undefined;
   try {
-    return nativeCrypto.createSecretKey(lend(key, LEND_KEY));
+    return secretKeyObject(key);
   } catch {
     return undefined; // the key's bytes serve as before
-  } finally {
-    wipeLent();
   }
 }
 
