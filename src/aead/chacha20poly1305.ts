@@ -208,7 +208,8 @@ class PreparedAeadKey implements AeadKey {
     const name = this.extended ? "XChaCha20-Poly1305" : "ChaCha20-Poly1305";
     if (key === undefined)
       throw new KeyedError("DESTROYED", `this ${name} key was destroyed; prepare a new one.`);
-    checkNonce(nonce, this.extended ? 24 : 12, name);
+    assertBytes(nonce, "nonce");
+    checkNonceLength(nonce, this.extended ? 24 : 12, name);
     if (aad !== undefined) assertBytes(aad, "aad");
     // Not on the first call: a key used once should not pay ~1.3 µs for a KeyObject.
     if (this.uses++ === 1 && !this.extended)
@@ -219,8 +220,8 @@ class PreparedAeadKey implements AeadKey {
 
 redactKeyMaterial(PreparedAeadKey);
 
-function checkNonce(nonce: Bytes, nonceLength: number, name: string): void {
-  assertBytes(nonce, "nonce");
+/** Refuses a nonce (already checked to be bytes) of any length but `nonceLength`. */
+function checkNonceLength(nonce: Bytes, nonceLength: number, name: string): void {
   if (nonce.length !== nonceLength) {
     throw new KeyedError(
       "BAD_INPUT",
@@ -229,8 +230,8 @@ function checkNonce(nonce: Bytes, nonceLength: number, name: string): void {
   }
 }
 
-function checkKey(key: Bytes, name: string): void {
-  assertBytes(key, "key");
+/** Refuses a key (already checked to be bytes) of any length but 32. */
+function checkKeyLength(key: Bytes, name: string): void {
   if (key.length !== 32)
     throw new KeyedError("KEY_LENGTH", `${name} takes a 32-byte key; got ${key.length}.`);
 }
@@ -245,8 +246,8 @@ function checkAeadArgs(
   assertBytes(key, "key");
   assertBytes(nonce, "nonce");
   if (aad !== undefined) assertBytes(aad, "aad");
-  checkKey(key, name);
-  checkNonce(nonce, nonceLength, name);
+  checkKeyLength(key, name);
+  checkNonceLength(nonce, nonceLength, name);
 }
 
 /** The AEAD's own copy of the associated data; none shares one empty array (it never leaves keyed). */
@@ -269,12 +270,14 @@ export function xchacha20poly1305(key: Bytes, nonce: Bytes, aad?: Bytes): Aead {
 
 /** A prepared ChaCha20-Poly1305 key (RFC 8439 2.8; 32 bytes): the nonce (12 bytes) per call. */
 export function chacha20poly1305Key(key: Bytes): AeadKey {
-  checkKey(key, "ChaCha20-Poly1305");
+  assertBytes(key, "key");
+  checkKeyLength(key, "ChaCha20-Poly1305");
   return new PreparedAeadKey(copyBytes(key), false);
 }
 
 /** A prepared XChaCha20-Poly1305 key (32 bytes): the nonce (24 bytes, safe to draw at random) per call. */
 export function xchacha20poly1305Key(key: Bytes): AeadKey {
-  checkKey(key, "XChaCha20-Poly1305");
+  assertBytes(key, "key");
+  checkKeyLength(key, "XChaCha20-Poly1305");
   return new PreparedAeadKey(copyBytes(key), true);
 }
