@@ -7,15 +7,17 @@
  * chaining values, so a message of any length can arrive in pieces. One-shot calls use a shared
  * transient state whose key is zeroed before they return.
  */
-import { type Bytes, setBytes } from "../core/bytes.js";
+import type { Bytes } from "../core/bytes.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 } from "./wasm/generated/blake3.js";
 import {
+  copyIn,
   type KernelExports,
   kernelLoader,
   moveWordsOut,
   type WasmKernels,
   wrappedLoader,
+  zeroIn,
 } from "./wasm.js";
 
 export interface Blake3Exports extends KernelExports {
@@ -114,12 +116,11 @@ export class WasmBlake3 {
     const capacity = this.msgCapacity;
     const memory = this.bytes();
     for (let offset = 0; offset < data.length; offset += capacity) {
-      const piece =
-        offset === 0 && data.length <= capacity ? data : data.subarray(offset, offset + capacity);
-      setBytes(memory, piece, this.msg);
-      this.exports.absorb(slot, piece.length);
+      const n = Math.min(capacity, data.length - offset);
+      copyIn(memory, this.msg, data, offset, n);
+      this.exports.absorb(slot, n);
     }
-    memory.fill(0, this.msg, this.msg + Math.min(data.length, capacity));
+    zeroIn(memory, this.msg, Math.min(data.length, capacity));
   }
 
   /**
@@ -157,8 +158,7 @@ export class WasmBlake3 {
   hashInto(slot: number, message: Bytes, out: Bytes, length: number): void {
     const n = message.length;
     if (n <= this.msgCapacity && length <= this.outCapacity) {
-      const memory = this.bytes();
-      setBytes(memory, message, this.msg);
+      copyIn(this.bytes(), this.msg, message, 0, n);
       this.exports.hash(slot, n, length);
       this.takeOut(out, 0, length);
       return;

@@ -8,7 +8,6 @@
  * from its second message on; when every slot is taken (MAX_LIVE_SLOTS) the scratch slot serves
  * each call. The scratch slot is zeroed after every use.
  */
-import { setBytes } from "../core/bytes.js";
 import { batchIndex, batchLength } from "../core/mac.js";
 import { redactKeyMaterial } from "../core/redact.js";
 import { WASM_BASE64 as HMAC_WASM } from "./wasm/generated/hmac.js";
@@ -190,7 +189,8 @@ export class WasmHmacKey {
       for (let i = 0; i < iv.length; i++) words[at + i] = iv[i];
     }
     for (let i = 0; i < half; i++) words[at + half + i] = words[at + i];
-    setBytes(kernels.bytes(), this.source.pads().both, kernels.msg);
+    const pads = this.source.pads().both;
+    copyIn(kernels.bytes(), kernels.msg, pads, 0, pads.length);
     this.wasm.exports.hmac_key(slot, KIND[this.compression]);
   }
 
@@ -322,7 +322,7 @@ export class WasmHmacKey {
       try {
         this.runQueue(slot, counts, start, q, at);
         if (contiguous) {
-          setBytes(out, memory.subarray(at, at + q * digestLength), head * digestLength);
+          copyOutOf(memory, at, out, head * digestLength, q * digestLength);
         } else {
           for (let e = 0; e < q; e++) {
             const to = batchIndex(order, start + e) * digestLength;
@@ -331,7 +331,7 @@ export class WasmHmacKey {
         }
       } finally {
         // The tags behind the messages (the kernels zeroed the messages themselves).
-        memory.fill(0, at, at + q * digestLength);
+        zeroIn(memory, at, q * digestLength);
       }
     }
     if (slot === this.wasm.scratch) this.clearScratch();
