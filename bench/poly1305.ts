@@ -85,7 +85,7 @@ async function poly1305Cases(): Promise<BenchCase[]> {
  * ciphertext ‖ tag, as keyed and noble return it (node hands the tag over apart). `key`: raw bytes,
  * or a KeyObject made once (node:crypto's prepared form).
  */
-function nodeSeal(
+export function nodeSeal(
   key: Uint8Array | KeyObject,
   nonce: Uint8Array,
   plaintext: Uint8Array,

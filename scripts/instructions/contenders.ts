@@ -3,8 +3,9 @@
  * runs the contender `warmup` times, then `n` times (the count taken is the difference between a
  * run with n calls and one with none). Fixed inputs, like the bench's rows.
  */
-import { createCipheriv, createHmac, createSecretKey, randomBytes } from "node:crypto";
+import { createHmac, createSecretKey, randomBytes } from "node:crypto";
 import sodium from "libsodium-wrappers-sumo";
+import { nodeSeal } from "../../bench/poly1305.js";
 import { chacha20poly1305, chacha20poly1305Key, poly1305 } from "../../src/hazmat.js";
 import { mac } from "../../src/index.js";
 
@@ -18,19 +19,11 @@ const keyObject = createSecretKey(key);
 const preparedAead = chacha20poly1305Key(key);
 const hmac = mac("hmac-sha256", key);
 
-/** The by-hand seal of the bench (bench/poly1305.ts): ciphertext ‖ tag. */
-function nodeSeal(k: Uint8Array | typeof keyObject, plaintext: Uint8Array): Uint8Array {
-  const cipher = createCipheriv("chacha20-poly1305", k, nonce, { authTagLength: 16 });
-  const body = cipher.update(plaintext);
-  cipher.final();
-  return Buffer.concat([body, cipher.getAuthTag()]);
-}
-
 const CONTENDERS: Record<string, () => Uint8Array> = {
   "aead-keyed": () => chacha20poly1305(key, nonce).seal(message),
   "aead-keyed-prepared": () => preparedAead.seal(nonce, message),
-  "aead-node": () => nodeSeal(key, message),
-  "aead-node-keyobject": () => nodeSeal(keyObject, message),
+  "aead-node": () => nodeSeal(key, nonce, message),
+  "aead-node-keyobject": () => nodeSeal(keyObject, nonce, message),
   "poly1305-keyed": () => mac("poly1305", key).tag(message),
   "poly1305-hazmat": () => poly1305(key, message),
   "poly1305-libsodium": () => sodium.crypto_onetimeauth(message, key),
