@@ -260,7 +260,7 @@ export async function checkContendersAsync(
 /**
  * What a batch measures: its time in ms (timed between two collectYoung()s, the first untimed, the
  * second timed), or the ArrayBuffer memory its calls leave behind, in bytes (after one untimed
- * collectYoung(), before the next: what they allocated off V8's heap).
+ * full collection, before the next: what they allocated off V8's heap).
  */
 type Measure = "time" | "offHeap";
 
@@ -278,7 +278,8 @@ const arrayBuffers = (): number => process.memoryUsage().arrayBuffers;
  */
 function makeLoop(measure: Measure): Loop {
   const loop = new Function("collect", "arrayBuffers", "fn", "n", loopBody("fn()", measure));
-  return (fn, n) => loop(collectYoung, arrayBuffers, fn, n);
+  const collect = collectorFor(measure);
+  return (fn, n) => loop(collect, arrayBuffers, fn, n);
 }
 
 /** The same for an asynchronous contender: each call is awaited before the next. */
@@ -295,7 +296,20 @@ function makeAsyncLoop(measure: Measure): AsyncLoop {
     fn: () => Promise<void>,
     n: number,
   ) => Promise<number>;
-  return (fn, n) => loop(collectYoung, arrayBuffers, fn, n);
+  const collect = collectorFor(measure);
+  return (fn, n) => loop(collect, arrayBuffers, fn, n);
+}
+
+/**
+ * The collection before a batch: a scavenge before a timed one (collectYoung), a full collection
+ * before an off-heap probe. A probe counts what its call leaves allocated off V8's heap; where a
+ * collection during the call frees earlier outputs that scavenges had promoted to the old
+ * generation, the count falls, and with it the cap on the batch: keyed's 1 MiB seal read 0.3 MiB
+ * a call against its 2 MiB (2026-12-05), got batches of 47 calls, and with them a full
+ * collection inside each batch. After a full collection no such garbage is left to free.
+ */
+function collectorFor(measure: Measure): () => void {
+  return measure === "time" ? collectYoung : () => gc();
 }
 
 /** A batch of `n` calls, measuring `measure`. */
@@ -326,12 +340,16 @@ const gc: (options?: { type: "minor" | "major" }) => void =
  */
 export const collectYoung = (): void => gc({ type: "minor" });
 
-/** A batch to run: contender `index`, `calls` times in a row, timed unless `offHeap` is set. */
+/**
+ * A batch to run: contender `index`, `calls` times in a row, timed unless `offHeap` is set, and
+ * that `repeats` times (default once), each between its own collections: the times are summed.
+ */
 interface Batch {
   index: number;
   calls: number;
   /** Measure the off-heap memory the calls allocate (bytes) instead of their time. */
   offHeap?: true;
+  repeats?: number;
 }
 
 /**
@@ -410,6 +428,11 @@ function* plan(c: BenchCase, options: TimingOptions): Generator<Batch, CaseResul
   const { contenders } = c;
   options.log(`  ${c.algorithm} ${c.size} B: warm-up`);
   const batches: number[] = [];
+  // A batch capped for its off-heap memory (MAX_BATCH_OFF_HEAP) runs that many times per sample,
+  // each between its own collections, so that every sample still spans ~batchMs: a sample of 7
+  // seals of 1 MiB (3 ms) read 5-20% apart from the next (2026-12-05), and its median over 15
+  // rounds moved by as much between runs of the same code.
+  const repeats: number[] = [];
   for (let i = 0; i < contenders.length; i++) {
     const calls = yield* calibrate(i, options.batchMs);
     const offHeap: number[] = [];
@@ -421,6 +444,7 @@ function* plan(c: BenchCase, options: TimingOptions): Generator<Batch, CaseResul
       0.5,
     );
     batches.push(Math.min(offHeapCap(perCall), calls));
+    repeats.push(Math.max(1, Math.round(calls / batches[i])));
   }
   const samples: number[][] = contenders.map(() => []);
   const n = contenders.length;
@@ -436,8 +460,8 @@ function* plan(c: BenchCase, options: TimingOptions): Generator<Batch, CaseResul
     const step = steps[round % steps.length];
     for (let j = 0; j < n; j++) {
       const i = (round + j * step) % n;
-      const ms = yield { index: i, calls: batches[i] };
-      samples[i].push((ms * 1e6) / batches[i]);
+      const ms = yield { index: i, calls: batches[i], repeats: repeats[i] };
+      samples[i].push((ms * 1e6) / (batches[i] * repeats[i]));
     }
   }
   const results = contenders.map((k, i): Measurement => {
@@ -451,7 +475,7 @@ function* plan(c: BenchCase, options: TimingOptions): Generator<Batch, CaseResul
       nsPerOp: median,
       mbPerS: (c.size * 1e3) / median,
       spread: (quantile(sorted, 0.75) - quantile(sorted, 0.25)) / median,
-      batch: batches[i],
+      batch: batches[i] * repeats[i],
     };
   });
   return { algorithm: c.algorithm, size: c.size, results };
@@ -487,7 +511,12 @@ export async function runCaseAsync(c: BenchCase, options: TimingOptions): Promis
     const time = makeAsyncLoop("time");
     const offHeap = makeAsyncLoop("offHeap");
     const fn = k.fn;
-    return (batch) => (batch.offHeap ? offHeap : time)(fn, batch.calls);
+    return async (batch) => {
+      if (batch.offHeap) return offHeap(fn, batch.calls);
+      let ms = 0;
+      for (let r = 0; r < (batch.repeats ?? 1); r++) ms += await time(fn, batch.calls);
+      return ms;
+    };
   });
   const steps = plan(c, options);
   let step = steps.next();
@@ -499,7 +528,12 @@ export async function runCaseAsync(c: BenchCase, options: TimingOptions): Promis
 function syncRunner(fn: () => void): (batch: Batch) => number {
   const time = makeLoop("time");
   const offHeap = makeLoop("offHeap");
-  return (batch) => (batch.offHeap ? offHeap : time)(fn, batch.calls);
+  return (batch) => {
+    if (batch.offHeap) return offHeap(fn, batch.calls);
+    let ms = 0;
+    for (let r = 0; r < (batch.repeats ?? 1); r++) ms += time(fn, batch.calls);
+    return ms;
+  };
 }
 
 /**
