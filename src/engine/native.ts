@@ -223,10 +223,15 @@ export function takeNativeOutput(
  * buffer as long as its input, and a megabyte of it is fresh pages when malloc hands large blocks
  * out by mmap, faulted in on every call: in such a process an AES-256-CBC pass over 1 MiB took
  * 4.3 ms in 64 KiB slices against 7.7 ms in one `update`, and within noise of it where malloc
- * keeps large blocks on its heap (scratch/big-native.ts, 2026-12-05). Sixteen calls more per
- * megabyte cost ~10 µs.
+ * keeps large blocks on its heap (scratch/big-native.ts, 2026-12-05). Just under 128 KiB, not 64:
+ * in a process whose heap held other libraries' garbage (the bench's CMAC case, @noble/ciphers
+ * and @stablelib beside it), 64 KiB slices made an AES-128-CBC pass over 1 MiB 7% slower than one
+ * `update`, and slices of 128-256 KiB were within 1% of it; without malloc's thresholds fixed,
+ * these kept 0.85-0.89 of one `update`'s time, as 64 KiB did (scratch/cmac1m.ts, 2026-12-05).
+ * 64 bytes under, so that an output with node:crypto's block of slack stays below malloc's
+ * first mmap threshold (128 KiB).
  */
-const UPDATE_SLICE = 64 * 1024;
+const UPDATE_SLICE = 128 * 1024 - 64;
 
 /**
  * Runs `data` through `cipher` for its effect on the cipher's state only (CMAC's chaining
