@@ -304,9 +304,10 @@ function makeAsyncLoop(measure: Measure): AsyncLoop {
  * The collection before a batch: a scavenge before a timed one (collectYoung), a full collection
  * before an off-heap probe. A probe counts what its call leaves allocated off V8's heap; where a
  * collection during the call frees earlier outputs that scavenges had promoted to the old
- * generation, the count falls, and with it the cap on the batch: keyed's 1 MiB seal read 0.3 MiB
- * a call against its 2 MiB (2026-12-05), got batches of 47 calls, and with them a full
- * collection inside each batch. After a full collection no such garbage is left to free.
+ * generation, the count falls, and with it the cap on the batch: keyed's 1 MiB seal, which
+ * allocates 2 MiB, got batches of 47 calls in run 36 (so its probe read at most 0.34 MiB a call),
+ * and with them a full collection inside each batch. After a full collection no such garbage is
+ * left to free.
  */
 function collectorFor(measure: Measure): () => void {
   return measure === "time" ? collectYoung : () => gc();
@@ -430,7 +431,7 @@ function* plan(c: BenchCase, options: TimingOptions): Generator<Batch, CaseResul
   const batches: number[] = [];
   // A batch capped for its off-heap memory (MAX_BATCH_OFF_HEAP) runs that many times per sample,
   // each between its own collections, so that every sample still spans ~batchMs: a sample of 7
-  // seals of 1 MiB (3 ms) read 5-20% apart from the next (2026-12-05), and its median over 15
+  // seals of 1 MiB (3 ms) read 13-20% apart from the next (2026-12-05), and its median over 15
   // rounds moved by as much between runs of the same code.
   const repeats: number[] = [];
   for (let i = 0; i < contenders.length; i++) {
