@@ -341,16 +341,12 @@ const gc: (options?: { type: "minor" | "major" }) => void =
  */
 export const collectYoung = (): void => gc({ type: "minor" });
 
-/**
- * A batch to run: contender `index`, `calls` times in a row, timed unless `offHeap` is set, and
- * that `repeats` times (default once), each between its own collections: the times are summed.
- */
+/** A batch to run: contender `index`, `calls` times in a row, timed unless `offHeap` is set. */
 interface Batch {
   index: number;
   calls: number;
   /** Measure the off-heap memory the calls allocate (bytes) instead of their time. */
   offHeap?: true;
-  repeats?: number;
 }
 
 /**
@@ -461,7 +457,8 @@ function* plan(c: BenchCase, options: TimingOptions): Generator<Batch, CaseResul
     const step = steps[round % steps.length];
     for (let j = 0; j < n; j++) {
       const i = (round + j * step) % n;
-      const ms = yield { index: i, calls: batches[i], repeats: repeats[i] };
+      let ms = 0;
+      for (let r = 0; r < repeats[i]; r++) ms += yield { index: i, calls: batches[i] };
       samples[i].push((ms * 1e6) / (batches[i] * repeats[i]));
     }
   }
@@ -512,12 +509,7 @@ export async function runCaseAsync(c: BenchCase, options: TimingOptions): Promis
     const time = makeAsyncLoop("time");
     const offHeap = makeAsyncLoop("offHeap");
     const fn = k.fn;
-    return async (batch) => {
-      if (batch.offHeap) return offHeap(fn, batch.calls);
-      let ms = 0;
-      for (let r = 0; r < (batch.repeats ?? 1); r++) ms += await time(fn, batch.calls);
-      return ms;
-    };
+    return (batch) => (batch.offHeap ? offHeap : time)(fn, batch.calls);
   });
   const steps = plan(c, options);
   let step = steps.next();
@@ -529,12 +521,7 @@ export async function runCaseAsync(c: BenchCase, options: TimingOptions): Promis
 function syncRunner(fn: () => void): (batch: Batch) => number {
   const time = makeLoop("time");
   const offHeap = makeLoop("offHeap");
-  return (batch) => {
-    if (batch.offHeap) return offHeap(fn, batch.calls);
-    let ms = 0;
-    for (let r = 0; r < (batch.repeats ?? 1); r++) ms += time(fn, batch.calls);
-    return ms;
-  };
+  return (batch) => (batch.offHeap ? offHeap : time)(fn, batch.calls);
 }
 
 /**
