@@ -496,10 +496,10 @@ so every contender pays for the garbage it makes and for no one else's (bench/ha
 batch's size comes from the fastest of its warm-up batches, and a batch allocates at most 16 MiB
 off V8's heap (node:crypto's output buffers): past V8's off-heap limit a batch pays for a full
 collection, and identical rows then read up to 30% apart. A sample whose batch that cap shortens
-runs as many such batches as make ~20 ms, each between its own collections. A case is measured again, at most twice,
-when keyed's rows or the fastest peer each is compared with have samples more than 10% apart (p75 −
-p25 over the median), and the steadiest measurement is kept: every measurement interleaves all
-contenders, so the choice favours none of them (\`measures\` in the results; bench/run.ts).
+runs as many such batches as make ~20 ms, each between its own collections. A case is measured
+again, at most twice, when keyed's rows or the fastest peer each is compared with have samples
+more than 10% apart (p75 − p25 over the median), and the steadiest measurement is kept: every
+measurement interleaves all contenders, so the choice favours none of them (\`measures\` in the results; bench/run.ts).
 On Linux each algorithm's main thread is pinned (taskset) to the CPU a short probe loop runs
 fastest on just before its process starts (\`KEYED_BENCH_PIN=0\` turns that off): on a shared host
 one vCPU can run much slower than another for minutes at a time, and not equally slower for every
