@@ -205,7 +205,7 @@ class PreparedAeadKey implements AeadKey {
   /** The key, once the call's nonce and associated data are checked; makes the KeyObject. */
   private begin(nonce: Bytes, aad: Bytes | undefined): Uint8Array {
     const key = this.key;
-    const name = this.extended ? "XChaCha20-Poly1305" : "ChaCha20-Poly1305";
+    const name = aeadName(this.extended);
     if (key === undefined)
       throw new KeyedError("DESTROYED", `this ${name} key was destroyed; prepare a new one.`);
     assertBytes(nonce, "nonce");
@@ -219,6 +219,10 @@ class PreparedAeadKey implements AeadKey {
 }
 
 redactKeyMaterial(PreparedAeadKey);
+
+function aeadName(extended: boolean): string {
+  return extended ? "XChaCha20-Poly1305" : "ChaCha20-Poly1305";
+}
 
 /** Refuses a nonce (already checked to be bytes) of any length but `nonceLength`. */
 function checkNonceLength(nonce: Bytes, nonceLength: number, name: string): void {
@@ -270,14 +274,16 @@ export function xchacha20poly1305(key: Bytes, nonce: Bytes, aad?: Bytes): Aead {
 
 /** A prepared ChaCha20-Poly1305 key (RFC 8439 2.8; 32 bytes): the nonce (12 bytes) per call. */
 export function chacha20poly1305Key(key: Bytes): AeadKey {
-  assertBytes(key, "key");
-  checkKeyLength(key, "ChaCha20-Poly1305");
-  return new PreparedAeadKey(copyBytes(key), false);
+  return prepareKey(key, false);
 }
 
 /** A prepared XChaCha20-Poly1305 key (32 bytes): the nonce (24 bytes, safe to draw at random) per call. */
 export function xchacha20poly1305Key(key: Bytes): AeadKey {
+  return prepareKey(key, true);
+}
+
+function prepareKey(key: Bytes, extended: boolean): AeadKey {
   assertBytes(key, "key");
-  checkKeyLength(key, "XChaCha20-Poly1305");
-  return new PreparedAeadKey(copyBytes(key), true);
+  checkKeyLength(key, aeadName(extended));
+  return new PreparedAeadKey(copyBytes(key), extended);
 }

@@ -112,8 +112,8 @@ function seal(
   setBytes(out, body);
   // The tag is public too, sent with the ciphertext: copied, not wiped in node:crypto's buffer.
   const tag = cipher.getAuthTag();
-  if (tag.length === TAG_LENGTH) setBytes(out, tag, plaintext.length);
-  else takeNativeOutput(tag, out, TAG_LENGTH, TAG_WHAT, 0, plaintext.length);
+  checkNativeOutput(tag, TAG_LENGTH, TAG_WHAT);
+  setBytes(out, tag.length === TAG_LENGTH ? tag : tag.subarray(0, TAG_LENGTH), plaintext.length);
   return out;
 }
 

@@ -149,16 +149,25 @@ function lentView(region: LendRegion, length: number): Uint8Array {
   return view;
 }
 
-/** As many zero bytes as the scratch, for wipeLent(). */
-const LENT_ZEROS = /* @__PURE__ */ new Uint8Array(3 * LEND_REGION);
-
 /**
  * Zeroes what lend() copied, by one copy of zeros. A store loop over the scratch compiled to ~30
  * instructions a word in the AEAD's seal (V8 reloads and rechecks a typed array's length and base
  * in every pass), ~1,300 a call; `fill` is a call into C++.
  */
 export function wipeLent(): void {
-  setBytes(LENT, LENT_ZEROS);
+  setBytes(LENT, zeros(LENT.length));
+}
+
+/** Zero arrays by length, made on first use: the sources of wipeLent's and takeNativeOutput's copies. */
+const ZEROS: Uint8Array[] = [];
+
+function zeros(length: number): Uint8Array {
+  let z = ZEROS[length];
+  if (z === undefined) {
+    z = new Uint8Array(length);
+    ZEROS[length] = z;
+  }
+  return z;
 }
 
 /**
@@ -179,17 +188,6 @@ export function checkNativeOutput(result: Uint8Array, length: number, what: stri
 
 /** The longest output zeroed by a copy of zeros: SHA-512's digest. */
 const MAX_ZEROS = 64;
-/** Zero arrays by length, made on first use. */
-const ZEROS: Uint8Array[] = [];
-
-function zeros(length: number): Uint8Array {
-  let z = ZEROS[length];
-  if (z === undefined) {
-    z = new Uint8Array(length);
-    ZEROS[length] = z;
-  }
-  return z;
-}
 
 /**
  * Moves result[from .. from + length) (a digest, a tag, CMAC's last block) to out[at ..), zeroing
@@ -231,7 +229,7 @@ export function takeNativeOutput(
  * 64 bytes under, so that an output with node:crypto's block of slack stays below malloc's
  * first mmap threshold (128 KiB).
  */
-const UPDATE_SLICE = 128 * 1024 - 64;
+export const UPDATE_SLICE = 128 * 1024 - 64;
 
 /**
  * Runs `data` through `cipher` for its effect on the cipher's state only (CMAC's chaining
